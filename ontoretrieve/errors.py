@@ -1,0 +1,92 @@
+"""Every error ontoretrieve raises, in one tree.
+
+Errors from the libraries underneath (pyoxigraph, SPARQLWrapper, httpx,
+pydantic) are mapped onto this tree at the boundary where they occur, so a
+caller catches ``OntoRetrieveError`` and nothing foreign leaks out::
+
+    OntoRetrieveError
+    ├── SettingsError            a setting has a wrong value (names it and why)
+    ├── CatalogError
+    │   ├── CatalogPathError     the catalog path is missing or holds no RDF file
+    │   └── CatalogParseError    one file does not parse (file, line, column)
+    ├── StoreError
+    │   ├── StoreUnavailableError  the triple store cannot be reached or opened
+    │   └── StoreQueryError        the store rejected a query or an update
+    └── UnsafeQueryError         user SPARQL that is not read-only
+
+Each error also derives from the closest built-in exception (``ValueError``,
+``FileNotFoundError``, ``SyntaxError``, ``OSError``), so generic handlers work.
+
+>>> issubclass(CatalogPathError, FileNotFoundError)
+True
+>>> str(CatalogParseError("broken.ttl", 3, 7, "Unexpected end of file"))
+'broken.ttl:3:7: Unexpected end of file'
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "CatalogError",
+    "CatalogParseError",
+    "CatalogPathError",
+    "OntoRetrieveError",
+    "SettingsError",
+    "StoreError",
+    "StoreQueryError",
+    "StoreUnavailableError",
+    "UnsafeQueryError",
+]
+
+
+class OntoRetrieveError(Exception):
+    """Root of every error raised by ontoretrieve."""
+
+
+class SettingsError(OntoRetrieveError, ValueError):
+    """A setting has a wrong value; the message names the setting and why."""
+
+
+class CatalogError(OntoRetrieveError):
+    """The catalog cannot be read as asked."""
+
+
+class CatalogPathError(CatalogError, FileNotFoundError):
+    """The catalog path does not exist, or holds no file in a known RDF format."""
+
+
+class CatalogParseError(CatalogError, SyntaxError):
+    """One catalog file does not parse.
+
+    ``path``, ``line`` and ``column`` say where (1-based; 0 when the parser
+    gave no position).
+    """
+
+    def __init__(self, path: str, line: int, column: int, reason: str) -> None:
+        super().__init__(f"{path}:{line}:{column}: {reason}")
+        self.path = path
+        self.line = line
+        self.column = column
+        self.reason = reason
+        # SyntaxError's own fields, so tracebacks and IDEs point at the spot.
+        self.filename = path
+        self.lineno = line
+        self.offset = column
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}: {self.reason}"
+
+
+class StoreError(OntoRetrieveError):
+    """The triple store failed."""
+
+
+class StoreUnavailableError(StoreError, OSError):
+    """The triple store cannot be reached (endpoint down) or opened (bad path)."""
+
+
+class StoreQueryError(StoreError, ValueError):
+    """The triple store rejected a query or an update."""
+
+
+class UnsafeQueryError(OntoRetrieveError, ValueError):
+    """SPARQL passed by a user is not a read-only query."""

@@ -1,0 +1,58 @@
+"""Namespaces ontoretrieve knows by prefix, and the IRIs it reads and writes.
+
+>>> expand_curie("skos:prefLabel")
+'http://www.w3.org/2004/02/skos/core#prefLabel'
+>>> expand_curie("http://example.org/p")
+'http://example.org/p'
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+__all__ = [
+    "CATALOG_GRAPH",
+    "OR",
+    "OWL",
+    "PREFIXES",
+    "RDF",
+    "RDFS",
+    "XSD",
+    "expand_curie",
+]
+
+RDF: Final = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+RDFS: Final = "http://www.w3.org/2000/01/rdf-schema#"
+OWL: Final = "http://www.w3.org/2002/07/owl#"
+XSD: Final = "http://www.w3.org/2001/XMLSchema#"
+OR: Final = "https://w3id.org/ontoretrieve#"
+"""ontoretrieve's own vocabulary, used in the catalog metadata graph."""
+
+CATALOG_GRAPH: Final = "urn:ontoretrieve:catalog"
+"""The named graph that records every ontology version of the catalog."""
+
+PREFIXES: Final[dict[str, str]] = {
+    "rdf": RDF,
+    "rdfs": RDFS,
+    "owl": OWL,
+    "xsd": XSD,
+    "skos": "http://www.w3.org/2004/02/skos/core#",
+    "dc": "http://purl.org/dc/elements/1.1/",
+    "dcterms": "http://purl.org/dc/terms/",
+    "qudt": "http://qudt.org/schema/qudt/",
+    "oboInOwl": "http://www.geneontology.org/formats/oboInOwl#",
+    "obo": "http://purl.obolibrary.org/obo/",
+    "prov": "http://www.w3.org/ns/prov#",
+    "schema": "http://schema.org/",
+    "foaf": "http://xmlns.com/foaf/0.1/",
+    "sh": "http://www.w3.org/ns/shacl#",
+    "or": OR,
+}
+
+
+def expand_curie(value: str) -> str:
+    """Expand ``prefix:local`` with a known prefix; return anything else unchanged."""
+    prefix, sep, local = value.partition(":")
+    if sep and prefix in PREFIXES and not local.startswith("//"):
+        return PREFIXES[prefix] + local
+    return value
