@@ -70,7 +70,7 @@ def ref(name: str, default: Any, **constraints: Any) -> Any:
 
 
 class _Group(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", validate_default=True)
 
 
 class StoreBackend(StrEnum):

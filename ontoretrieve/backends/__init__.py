@@ -1,0 +1,36 @@
+"""Stores behind Protocols; nothing above this package talks to a store directly.
+
+>>> from ontoretrieve.settings import load_settings
+>>> store = open_triple_store(load_settings(), in_memory=True)
+>>> store.description
+'memory'
+"""
+
+from __future__ import annotations
+
+from ontoretrieve.backends.oxigraph import OxigraphStore
+from ontoretrieve.backends.sparql_http import SparqlHttpStore
+from ontoretrieve.backends.triple_store import Solution, Term, TripleStore
+from ontoretrieve.settings import Settings
+from ontoretrieve.settings_groups import StoreBackend
+
+__all__ = [
+    "OxigraphStore",
+    "Solution",
+    "SparqlHttpStore",
+    "Term",
+    "TripleStore",
+    "open_triple_store",
+]
+
+
+def open_triple_store(settings: Settings, *, in_memory: bool = False) -> TripleStore:
+    """The configured triple store: embedded under ``data_dir`` or an endpoint."""
+    config = settings.store
+    if config.backend is StoreBackend.SPARQL:
+        assert config.query_url is not None  # enforced by StoreSettings
+        return SparqlHttpStore(config.query_url, config.update_url,
+                               config.graph_store_url, config.timeout_seconds)
+    if in_memory:
+        return OxigraphStore.in_memory()
+    return OxigraphStore.open(settings.data_dir / "oxigraph")

@@ -1,0 +1,209 @@
+"""The ``ontoretrieve`` command: a thin shell over the Python API.
+
+Contract for scripts: every command takes ``--data-dir`` (or
+``ONTORETRIEVE_DATA_DIR``) and ``--config``, and every command that prints
+results takes ``--json``, which prints one JSON document on stdout and nothing
+else there. Exit codes: 0 done, 1 done in part (a catalog file failed), 2 a
+usage, settings, path or store error (message on stderr).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from ontoretrieve.backends import TripleStore, open_triple_store
+from ontoretrieve.catalog_store import Catalog
+from ontoretrieve.errors import OntoRetrieveError
+from ontoretrieve.records import LoadReport
+from ontoretrieve.settings import Settings, load_settings, reference_names, setting_origins
+
+__all__ = ["app", "main"]
+
+app = typer.Typer(no_args_is_help=True, add_completion=False,
+                  help="Retrieve the slice of your ontologies that a text is about.")
+config_app = typer.Typer(no_args_is_help=True, help="Inspect the effective settings.")
+catalog_app = typer.Typer(no_args_is_help=True, help="Load and list catalog ontologies.")
+app.add_typer(config_app, name="config")
+app.add_typer(catalog_app, name="catalog")
+
+out = Console()
+err = Console(stderr=True)
+
+DataDir = Annotated[
+    Path | None,
+    typer.Option("--data-dir", envvar="ONTORETRIEVE_DATA_DIR",
+                 help="Where the embedded stores live (default .ontoretrieve)."),
+]
+ConfigFile = Annotated[
+    Path | None,
+    typer.Option("--config", envvar="ONTORETRIEVE_CONFIG",
+                 help="A TOML settings file (default ./ontoretrieve.toml if present)."),
+]
+AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON document.")]
+
+
+def _settings(data_dir: Path | None, config: Path | None) -> Settings:
+    overrides: dict[str, Any] = {}
+    if data_dir is not None:
+        overrides["data_dir"] = data_dir
+    return load_settings(config, **overrides)
+
+
+@contextmanager
+def _errors_to_exit() -> Iterator[None]:
+    try:
+        yield
+    except OntoRetrieveError as exc:
+        err.print(f"[bold red]error:[/] {exc}", highlight=False)
+        raise typer.Exit(2) from None
+
+
+@contextmanager
+def _store(settings: Settings) -> Iterator[TripleStore]:
+    store = open_triple_store(settings)
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+def _print_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, default=str) + "\n")
+
+
+@config_app.command("show")
+def config_show(data_dir: DataDir = None, config: ConfigFile = None,
+                as_json: AsJson = False) -> None:
+    """Print every effective setting, where it came from and its reference name."""
+    with _errors_to_exit():
+        settings = _settings(data_dir, config)
+        origins = setting_origins(config, **({"data_dir": data_dir} if data_dir else {}))
+    references = {f"{g}.{f}": name for name, (g, f) in reference_names().items()}
+    values = _flatten(settings.model_dump(mode="json"))
+    if as_json:
+        _print_json({
+            "settings": settings.model_dump(mode="json"),
+            "origins": origins,
+            "reference_names": references,
+        })
+        return
+    table = Table("setting", "value", "from", "reference name")
+    for key, value in values.items():
+        origin = origins.get(key, "default")
+        style = "" if origin == "default" else "bold"
+        table.add_row(key, json.dumps(value), origin, references.get(key, ""), style=style)
+    out.print(table)
+
+
+@catalog_app.command("load")
+def catalog_load(
+    path: Annotated[Path, typer.Argument(help="An RDF file, or a folder searched recursively.")],
+    data_dir: DataDir = None,
+    config: ConfigFile = None,
+    as_json: AsJson = False,
+) -> None:
+    """Load ontologies; unchanged files cost nothing, changed ones become new versions."""
+    with _errors_to_exit():
+        settings = _settings(data_dir, config)
+        with _store(settings) as store:
+            report = _load_with_progress(Catalog(store), path, show=not as_json)
+    if as_json:
+        _print_json(report.model_dump(mode="json"))
+    else:
+        _print_load_report(report)
+    if report.partial:
+        raise typer.Exit(1)
+
+
+@catalog_app.command("list")
+def catalog_list(
+    data_dir: DataDir = None,
+    config: ConfigFile = None,
+    include_inactive: Annotated[
+        bool, typer.Option("--all", help="Also superseded and removed versions.")] = False,
+    as_json: AsJson = False,
+) -> None:
+    """List the catalog's ontology versions."""
+    with _errors_to_exit():
+        settings = _settings(data_dir, config)
+        with _store(settings) as store:
+            catalog = Catalog(store)
+            versions = catalog.versions(include_inactive=include_inactive)
+            state = catalog.last_load()
+    if as_json:
+        _print_json({
+            "ontologies": [v.model_dump(mode="json") for v in versions],
+            "last_load": state.model_dump(mode="json") if state else None,
+        })
+        return
+    table = Table("ontology", "version", "triples", "status", "source", "hash")
+    for v in versions:
+        table.add_row(v.ontology_iri, v.version or "", str(v.triple_count), v.status,
+                      v.source, v.content_hash[:12])
+    out.print(table)
+    if state is None:
+        out.print("The catalog is empty: run [bold]ontoretrieve catalog load PATH[/].")
+    elif state.partial:
+        out.print(f"[yellow]The last load ({state.root}) was partial: "
+                  f"{state.failed_files} file(s) failed.[/]")
+
+
+def _load_with_progress(catalog: Catalog, path: Path, *, show: bool) -> LoadReport:
+    if not show:
+        return catalog.load(path)
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=err, transient=True) as progress:
+        task = progress.add_task("loading", total=None)
+
+        def advance(file: Path, done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total, description=file.name)
+
+        return catalog.load(path, progress=advance)
+
+
+def _print_load_report(report: LoadReport) -> None:
+    out.print(
+        f"{report.root}: {len(report.added)} added, {len(report.updated)} updated, "
+        f"{len(report.unchanged)} unchanged, {len(report.removed)} removed, "
+        f"{len(report.failed)} failed in {report.seconds:.1f} s"
+    )
+    for version in report.added + report.updated:
+        out.print(f"  + {version.ontology_iri} ({version.triple_count} triples) "
+                  f"from {version.source}", highlight=False)
+    for version in report.removed:
+        out.print(f"  - {version.ontology_iri}: {version.source} is gone", highlight=False)
+    for problem in report.failed:
+        err.print(f"[red]  ! {problem}[/]", highlight=False)
+    for warning in report.warnings:
+        err.print(f"[yellow]  warning: {warning}[/]", highlight=False)
+    if report.partial:
+        err.print("[yellow]The load is partial: later steps will not treat missing "
+                  "ontologies as deleted.[/]")
+
+
+def _flatten(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    flat: dict[str, Any] = {}
+    for key, value in data.items():
+        if isinstance(value, dict):
+            flat.update(_flatten(value, f"{prefix}{key}."))
+        else:
+            flat[f"{prefix}{key}"] = value
+    return flat
+
+
+def main() -> None:
+    """Entry point of the ``ontoretrieve`` script."""
+    app()
+
+
+_: Callable[[], None] = main

@@ -1,0 +1,99 @@
+"""Frozen records passed between stages and returned to callers.
+
+Pydantic models, so every surface (Python, CLI ``--json``, HTTP) serializes
+them the same way.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict
+
+__all__ = [
+    "FileProblem",
+    "LoadReport",
+    "LoadState",
+    "OntologyVersion",
+    "VersionStatus",
+]
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class VersionStatus(StrEnum):
+    CURRENT = "current"
+    SUPERSEDED = "superseded"
+    """A newer version was loaded from the same source; kept for rollback."""
+    REMOVED = "removed"
+    """Its source file is gone from the catalog folder; kept for rollback."""
+
+
+class OntologyVersion(_Record):
+    """One version of one catalog ontology: a named graph and its identity."""
+
+    ontology_iri: str
+    """The owl:Ontology subject, else an IRI derived from the file name."""
+    iri_derived: bool
+    version: str | None = None
+    """owl:versionIRI, else owl:versionInfo, else none."""
+    content_hash: str
+    """Independent of serialization, triple order and blank-node labels."""
+    graph: str
+    """The named graph holding the triples (shared by identical contents)."""
+    source: str
+    """Absolute path of the file it was loaded from."""
+    file_digest: str
+    """SHA-256 of the file's bytes: an unchanged file is not parsed again."""
+    rdf_format: str
+    triple_count: int
+    loaded_at: datetime
+    status: VersionStatus
+
+
+class FileProblem(_Record):
+    """A catalog file that did not load, and where it went wrong."""
+
+    path: str
+    line: int
+    column: int
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}: {self.reason}"
+
+
+class LoadReport(_Record):
+    """What one ``catalog load`` did."""
+
+    root: str
+    added: list[OntologyVersion]
+    """Sources seen for the first time."""
+    updated: list[OntologyVersion]
+    """Known sources whose content changed: a new version each."""
+    unchanged: list[OntologyVersion]
+    removed: list[OntologyVersion]
+    """Earlier versions whose source file is gone from the loaded folder."""
+    failed: list[FileProblem]
+    skipped: list[str]
+    """Files under the folder that are not in an RDF format ontoretrieve reads."""
+    warnings: list[str]
+    partial: bool
+    """True when a file failed: later steps must not take absence as deletion."""
+    seconds: float
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.added or self.updated or self.removed)
+
+
+class LoadState(_Record):
+    """What the last ``catalog load`` left: later steps read ``partial``."""
+
+    root: str
+    partial: bool
+    failed_files: int
+    at: datetime
