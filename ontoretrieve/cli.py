@@ -36,8 +36,8 @@ catalog_app = typer.Typer(no_args_is_help=True, help="Load and list catalog onto
 app.add_typer(config_app, name="config")
 app.add_typer(catalog_app, name="catalog")
 
-out = Console()
-err = Console(stderr=True)
+out = Console(soft_wrap=True)  # never break paths and messages
+err = Console(stderr=True, soft_wrap=True)
 
 DataDir = Annotated[
     Path | None,

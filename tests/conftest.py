@@ -1,0 +1,91 @@
+"""Shared fixtures: fixture ontologies in every format, stores, a real oxigraph server."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+import rdflib
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+@pytest.fixture
+def mini_ttl() -> Path:
+    return FIXTURES / "mini.ttl"
+
+
+@pytest.fixture
+def catalog_dir(tmp_path: Path) -> Path:
+    """A catalog folder with two good ontologies and a README (not RDF)."""
+    folder = tmp_path / "catalog"
+    (folder / "sub").mkdir(parents=True)
+    shutil.copy(FIXTURES / "mini.ttl", folder / "mini.ttl")
+    shutil.copy(FIXTURES / "second.ttl", folder / "sub" / "second.ttl")
+    (folder / "README.md").write_text("not RDF\n")
+    return folder
+
+
+def write_format(source: Path, target: Path, rdflib_format: str) -> Path:
+    """Re-serialize ``source`` with rdflib (an independent serializer)."""
+    graph = rdflib.Graph().parse(source)
+    if rdflib_format in {"nquads", "trig"}:
+        dataset = rdflib.Dataset()
+        named = dataset.graph(rdflib.URIRef("urn:fixture:g"))
+        for triple in graph:
+            named.add(triple)
+        dataset.serialize(target, format=rdflib_format, encoding="utf-8")
+    else:
+        graph.serialize(target, format=rdflib_format, encoding="utf-8")
+    return target
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _oxigraph_binary() -> str:
+    found = shutil.which("oxigraph") or str(Path(sys.executable).parent / "oxigraph")
+    if not Path(found).exists():
+        pytest.fail("the `oxigraph` server is not installed: pip install -e '.[dev]'")
+    return found
+
+
+@pytest.fixture
+def oxigraph_server(tmp_path: Path) -> Iterator[str]:
+    """A real `oxigraph serve` on a free loopback port; yields its /query URL."""
+    port = _free_port()
+    process = subprocess.Popen(
+        [_oxigraph_binary(), "serve", "--location", str(tmp_path / "oxigraph-server"),
+         "--bind", f"127.0.0.1:{port}"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )
+    url = f"http://127.0.0.1:{port}/query"
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            httpx.get(url, params={"query": "ASK {}"}, timeout=1)
+            break
+        except httpx.HTTPError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                stderr = process.stderr.read().decode() if process.stderr else ""
+                pytest.fail(f"oxigraph serve did not start: {stderr}")
+            time.sleep(0.1)
+    try:
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

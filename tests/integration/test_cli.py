@@ -1,0 +1,71 @@
+"""The CLI contract: --data-dir and --json on every command, exit codes."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from ontoretrieve.cli import app
+from tests.conftest import FIXTURES
+
+pytestmark = pytest.mark.integration
+
+runner = CliRunner()
+
+
+def test_load_then_list_as_json(tmp_path: Path, catalog_dir: Path) -> None:
+    data = str(tmp_path / "data")
+    loaded = runner.invoke(app, ["catalog", "load", str(catalog_dir), "--data-dir", data, "--json"])
+    assert loaded.exit_code == 0, loaded.output
+    report = json.loads(loaded.stdout)
+    assert len(report["added"]) == 2 and report["partial"] is False
+    listed = runner.invoke(app, ["catalog", "list", "--data-dir", data, "--json"])
+    assert listed.exit_code == 0
+    payload = json.loads(listed.stdout)
+    assert sorted(o["ontology_iri"] for o in payload["ontologies"]) == [
+        "http://example.org/mini", "http://example.org/second"]
+    assert payload["last_load"]["partial"] is False
+
+
+def test_data_dir_from_environment(tmp_path: Path, catalog_dir: Path,
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ONTORETRIEVE_DATA_DIR", str(tmp_path / "envdata"))
+    assert runner.invoke(app, ["catalog", "load", str(catalog_dir), "--json"]).exit_code == 0
+    assert (tmp_path / "envdata" / "oxigraph").is_dir()
+
+
+def test_partial_load_exits_1_and_names_the_file(tmp_path: Path, catalog_dir: Path) -> None:
+    shutil.copy(FIXTURES / "broken.ttl", catalog_dir / "broken.ttl")
+    result = runner.invoke(app, ["catalog", "load", str(catalog_dir),
+                                 "--data-dir", str(tmp_path / "d")])
+    assert result.exit_code == 1
+    assert "broken.ttl:3:37" in result.output
+
+
+def test_missing_path_exits_2_with_a_message(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["catalog", "load", str(tmp_path / "nope"),
+                                 "--data-dir", str(tmp_path / "d")])
+    assert result.exit_code == 2
+    assert "does not exist" in result.output
+
+
+def test_config_show_json_reports_origins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("VECTOR_STORE_TOP_K", "9")
+    result = runner.invoke(app, ["config", "show", "--json", "--data-dir", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    assert payload["settings"]["fusion"]["top_k"] == 9
+    assert payload["origins"]["fusion.top_k"] == "env VECTOR_STORE_TOP_K"
+    assert payload["origins"]["data_dir"] == "init"
+    assert payload["reference_names"]["fusion.top_k"] == "VECTOR_STORE_TOP_K"
+
+
+def test_bad_setting_exits_2(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ONTOLOGY_PATCH_MAX_ATOMS", "lots")
+    result = runner.invoke(app, ["config", "show"])
+    assert result.exit_code == 2
+    assert "ONTOLOGY_PATCH_MAX_ATOMS" in result.output
