@@ -53,7 +53,7 @@ def graph_hash(triples: Iterable[ox.Triple]) -> str:
             ground.append(triple)
     # pyoxigraph writes each term in one canonical N-Triples form; serializing
     # in Rust and hashing lines is 3x faster than formatting terms in Python.
-    lines = ox.serialize(ground, format=ox.RdfFormat.N_TRIPLES).splitlines()
+    lines = (ox.serialize(ground, format=ox.RdfFormat.N_TRIPLES) or b"").splitlines()
     ground_digests = {_digest(line) for line in lines if line}
     digests = sorted(ground_digests)
     if with_blanks:

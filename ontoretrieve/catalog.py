@@ -175,7 +175,8 @@ def identify(triples: list[ox.Triple], name: str) -> Identity:
     version: str | None = None
     for predicate in (_VERSION_IRI, _VERSION_INFO):
         values = sorted(t.object.value for t in triples
-                        if t.subject == subject and t.predicate == predicate)
+                        if t.subject == subject and t.predicate == predicate
+                        and isinstance(t.object, ox.NamedNode | ox.Literal))
         if values:
             version = values[0]
             break

@@ -126,7 +126,8 @@ class Catalog:
                 stored_graphs.add(version.graph)
             self._record(version, supersede=True)
             (updated if previous is not None else added).append(version)
-        removed = self._retire_missing(root, {str(f) for f in files}, known) if path.is_dir() else []
+        removed = (self._retire_missing(root, {str(f) for f in files}, known)
+                   if path.is_dir() else [])
         warnings.extend(self._shared_iri_warnings())
         report = LoadReport(
             root=str(root), added=added, updated=updated, unchanged=unchanged,

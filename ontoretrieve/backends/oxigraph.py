@@ -80,7 +80,7 @@ class OxigraphStore:
             for name in names:
                 value = solution[name]
                 if value is not None:
-                    row[name] = value  # type: ignore[assignment]
+                    row[name] = value
             rows.append(row)
         return rows
 

@@ -8,7 +8,6 @@ by pyoxigraph so terms come back as the same types the embedded store returns.
 
 from __future__ import annotations
 
-import socket
 import urllib.error
 from collections.abc import Sequence
 
@@ -73,7 +72,7 @@ class SparqlHttpStore:
             raise StoreQueryError(f"not a SELECT query: {query[:80]}")
         names = [v.value for v in results.variables]
         return [
-            {name: solution[name] for name in names if solution[name] is not None}  # type: ignore[misc]
+            {name: solution[name] for name in names if solution[name] is not None}
             for solution in results
         ]
 
@@ -118,7 +117,7 @@ class SparqlHttpStore:
         except urllib.error.HTTPError as exc:
             detail = exc.read().decode("utf-8", "replace")[:300]
             raise StoreQueryError(f"{exc.url}: HTTP {exc.code}: {detail}") from exc
-        except (urllib.error.URLError, socket.timeout, ConnectionError, OSError) as exc:
+        except (TimeoutError, urllib.error.URLError, ConnectionError, OSError) as exc:
             raise StoreUnavailableError(f"{self.query_url} unreachable: {exc}") from exc
 
     def _gsp(

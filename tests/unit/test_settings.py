@@ -102,7 +102,7 @@ def test_wrong_value_names_the_setting_and_why(monkeypatch: pytest.MonkeyPatch) 
 
 def test_unknown_setting_is_rejected(tmp_path: Path) -> None:
     path = _toml(tmp_path, "[fusion]\ntop_kk = 3\n")
-    with pytest.raises(SettingsError, match="fusion.top_kk"):
+    with pytest.raises(SettingsError, match=r"fusion\.top_kk"):
         load_settings(path)
 
 
@@ -115,7 +115,7 @@ def test_mmr_with_floors_is_rejected() -> None:
 
 def test_bad_toml_names_the_file(tmp_path: Path) -> None:
     path = _toml(tmp_path, "[fusion\n")
-    with pytest.raises(SettingsError, match="settings.toml"):
+    with pytest.raises(SettingsError, match=r"settings\.toml"):
         load_settings(path)
 
 

@@ -1,0 +1,5 @@
+"""``python -m ontoretrieve`` runs the CLI."""
+
+from ontoretrieve.cli import main
+
+main()
