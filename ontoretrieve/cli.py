@@ -148,8 +148,8 @@ def catalog_list(
         return
     table = Table("ontology", "version", "triples", "status", "source", "hash")
     for v in versions:
-        table.add_row(v.ontology_iri, v.version or "", str(v.triple_count), v.status,
-                      v.source, v.content_hash[:12])
+        table.add_row(v.ontology_iri, _short(v.version or "", 32), str(v.triple_count),
+                      v.status, _short(v.source, 48, keep="end"), v.content_hash[:12])
     out.print(table)
     if state is None:
         out.print("The catalog is empty: run [bold]ontoretrieve catalog load PATH[/].")
@@ -189,6 +189,14 @@ def _print_load_report(report: LoadReport) -> None:
     if report.partial:
         err.print("[yellow]The load is partial: later steps will not treat missing "
                   "ontologies as deleted.[/]")
+
+
+def _short(text: str, width: int, keep: str = "start") -> str:
+    """One line of at most ``width`` characters, for table cells."""
+    text = " ".join(text.split())
+    if len(text) <= width:
+        return text
+    return "…" + text[-width + 1:] if keep == "end" else text[: width - 1] + "…"
 
 
 def _flatten(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
