@@ -145,6 +145,8 @@ class IndexSettings(_Group):
     label_predicates: IriList = ref("VECTOR_STORE_LABEL_PREDICATES", LABEL_PREDICATES)
     symbol_predicates: IriList = ref("VECTOR_STORE_SYMBOL_PREDICATES", SYMBOL_PREDICATES)
     minimal_label_limit: int = ref("VECTOR_STORE_MINIMAL_LABEL_LIMIT", 5, ge=1)
+    obo_synonyms: bool = True
+    """oboInOwl synonyms count as labels and IAO_0000115 as a description."""
     dedup_mode: DedupMode = ref("VECTOR_STORE_DEDUP_MODE", DedupMode.IRI)
     dedup_include_version: bool = ref("VECTOR_STORE_DEDUP_INCLUDE_VERSION", True)
     dedup_include_hash: bool = ref("VECTOR_STORE_DEDUP_INCLUDE_HASH", True)

@@ -1,0 +1,172 @@
+"""Scale-out vector index: a Qdrant server or cluster through qdrant-client.
+
+``url=":memory:"`` runs qdrant-client's local mode (brute force in Python), the
+same client code, for tests and congruence checks against ``EdgeIndex``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from qdrant_client import QdrantClient, models
+from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedResponse
+
+from ontoretrieve.backends.vector_index import (
+    KEYWORD_FIELDS,
+    DenseVector,
+    IndexPoint,
+    Lane,
+    LaneHit,
+    StoredVectors,
+    VectorIndexError,
+)
+from ontoretrieve.embed import SparseVector
+
+__all__ = ["QdrantClientIndex"]
+
+_DISTANCES = {"Cosine": models.Distance.COSINE, "Dot": models.Distance.DOT,
+              "Euclid": models.Distance.EUCLID}
+_LOOKUP_CHUNK = 256
+
+
+class QdrantClientIndex:
+    """``VectorIndex`` over one collection of a Qdrant server (or local mode)."""
+
+    def __init__(self, url: str, collection: str, dimension: int, distance: str = "Cosine",
+                 api_key: str | None = None) -> None:
+        self.url = url
+        self.collection = collection
+        try:
+            self._client = (QdrantClient(location=":memory:") if url == ":memory:"
+                            else QdrantClient(url=url, api_key=api_key))
+            if self._client.collection_exists(collection):
+                self._check_layout(dimension, distance)
+            else:
+                self._create(dimension, distance)
+        except VectorIndexError:
+            raise
+        except (UnexpectedResponse, ResponseHandlingException, OSError, ValueError) as exc:
+            raise VectorIndexError(f"cannot open Qdrant collection {collection} at {url}: "
+                                   f"{exc}") from exc
+
+    @property
+    def description(self) -> str:
+        return f"qdrant:{self.url}/{self.collection}"
+
+    def _create(self, dimension: int, distance: str) -> None:
+        dense = models.VectorParams(size=dimension, distance=_DISTANCES[distance])
+        self._client.create_collection(
+            self.collection,
+            vectors_config={Lane.CORE.value: dense, Lane.NEIGHBORHOOD.value: dense},
+            sparse_vectors_config={Lane.BM25.value: models.SparseVectorParams(
+                modifier=models.Modifier.IDF)},
+        )
+        if self.url == ":memory:":
+            return  # local mode ignores payload indexes (and warns)
+        for field in KEYWORD_FIELDS:
+            self._client.create_payload_index(self.collection, field,
+                                              models.PayloadSchemaType.KEYWORD)
+
+    def _check_layout(self, dimension: int, distance: str) -> None:
+        params = self._client.get_collection(self.collection).config.params
+        vectors = params.vectors if isinstance(params.vectors, dict) else {}
+        for lane in (Lane.CORE, Lane.NEIGHBORHOOD):
+            found = vectors.get(lane.value)
+            if found is None or found.size != dimension or found.distance != _DISTANCES[distance]:
+                raise VectorIndexError(
+                    f"{self.description}: vector {lane.value} is not {dimension}-d {distance}; "
+                    "rebuild with `ontoretrieve index --rebuild`")
+        sparse = (params.sparse_vectors or {}).get(Lane.BM25.value)
+        if sparse is None or sparse.modifier != models.Modifier.IDF:
+            raise VectorIndexError(f"{self.description}: sparse vector bm25 lacks the IDF "
+                                   "modifier; rebuild with `ontoretrieve index --rebuild`")
+
+    def upsert(self, points: Sequence[IndexPoint]) -> None:
+        if points:
+            self._call(self._client.upsert, self.collection, points=[
+                models.PointStruct(id=p.point_id, vector=_vector(p.vectors), payload=p.payload)
+                for p in points], wait=True)
+
+    def delete_ontology_hashes(self, hashes: Sequence[str]) -> None:
+        if hashes:
+            self._call(self._client.delete, self.collection,
+                       points_selector=models.FilterSelector(
+                           filter=_any_of("ontology_hash", hashes)), wait=True)
+
+    def stored_vectors(self, text_hashes: Sequence[str]) -> dict[str, StoredVectors]:
+        found: dict[str, StoredVectors] = {}
+        unique = list(dict.fromkeys(text_hashes))
+        for start in range(0, len(unique), _LOOKUP_CHUNK):
+            chunk = unique[start:start + _LOOKUP_CHUNK]
+            records, _ = self._call(self._client.scroll, self.collection,
+                                    scroll_filter=_any_of("text_hash", chunk),
+                                    limit=len(chunk) * 4, with_payload=["text_hash"],
+                                    with_vectors=True)
+            for record in records:
+                key = (record.payload or {})["text_hash"]
+                if key not in found and isinstance(record.vector, dict):
+                    found[key] = _stored(record.vector)
+        return found
+
+    def search(self, lane: Lane, queries: Sequence[DenseVector] | Sequence[SparseVector],
+               limit: int) -> list[list[LaneHit]]:
+        if not queries:
+            return []
+        requests = [models.QueryRequest(query=_query_vector(q), using=lane.value, limit=limit,
+                                        with_payload=True) for q in queries]
+        responses = self._call(self._client.query_batch_points, self.collection,
+                               requests=requests)
+        return [[LaneHit(str(p.id), float(p.score), dict(p.payload or {}))
+                 for p in response.points] for response in responses]
+
+    def count(self, ontology_hash: str | None = None) -> int:
+        condition = _any_of("ontology_hash", [ontology_hash]) if ontology_hash else None
+        return int(self._call(self._client.count, self.collection, count_filter=condition,
+                              exact=True).count)
+
+    def flush(self) -> None:
+        """Writes are made with wait=True: durable once they return."""
+
+    def close(self) -> None:
+        self._client.close()
+
+    def _call(self, method: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(*args, **kwargs)
+        except (UnexpectedResponse, ResponseHandlingException, OSError) as exc:
+            raise VectorIndexError(f"{self.description}: {exc}") from exc
+
+
+def _any_of(key: str, values: Sequence[str]) -> models.Filter:
+    return models.Filter(must=[models.FieldCondition(key=key,
+                                                     match=models.MatchAny(any=list(values)))])
+
+
+def _vector(vectors: StoredVectors) -> dict[str, Any]:
+    named: dict[str, Any] = {
+        Lane.CORE.value: vectors.core.tolist(),
+        Lane.BM25.value: models.SparseVector(indices=list(vectors.bm25.indices),
+                                             values=list(vectors.bm25.values)),
+    }
+    if vectors.neighborhood is not None:
+        named[Lane.NEIGHBORHOOD.value] = vectors.neighborhood.tolist()
+    return named
+
+
+def _query_vector(query: DenseVector | SparseVector) -> Any:
+    if isinstance(query, SparseVector):
+        return models.SparseVector(indices=list(query.indices), values=list(query.values))
+    return np.asarray(query, dtype=np.float32).tolist()
+
+
+def _stored(vector: dict[str, Any]) -> StoredVectors:
+    sparse = vector[Lane.BM25.value]
+    neighborhood = vector.get(Lane.NEIGHBORHOOD.value)
+    return StoredVectors(
+        core=np.asarray(vector[Lane.CORE.value], dtype=np.float32),
+        neighborhood=None if neighborhood is None else np.asarray(neighborhood,
+                                                                  dtype=np.float32),
+        bm25=SparseVector(tuple(sparse.indices), tuple(sparse.values)),
+    )

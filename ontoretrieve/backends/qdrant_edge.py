@@ -1,0 +1,164 @@
+"""The default vector index: Qdrant Edge, Qdrant's engine in-process, on disk.
+
+Nothing to start; the shard lives under the data directory. Searches of one
+lane for all windows of a unit run as one ``query_batch``.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import qdrant_edge as qe
+
+from ontoretrieve.backends.vector_index import (
+    KEYWORD_FIELDS,
+    DenseVector,
+    IndexPoint,
+    Lane,
+    LaneHit,
+    StoredVectors,
+    VectorIndexError,
+)
+from ontoretrieve.embed import SparseVector
+
+__all__ = ["EdgeIndex"]
+
+_DISTANCES = {"Cosine": qe.Distance.Cosine, "Dot": qe.Distance.Dot,
+              "Euclid": qe.Distance.Euclid}
+_LOOKUP_CHUNK = 256
+
+
+class EdgeIndex:
+    """``VectorIndex`` over one Qdrant Edge shard."""
+
+    def __init__(self, path: Path, dimension: int, distance: str = "Cosine") -> None:
+        self.path = path
+        try:
+            if (path / "edge_config.json").exists() or _has_segments(path):
+                # Loading with the expected config makes Edge check the vector
+                # sizes, distance and sparse modifier against the stored shard.
+                self._shard = qe.EdgeShard.load(str(path), self._config(dimension, distance))
+            else:
+                path.mkdir(parents=True, exist_ok=True)
+                self._shard = qe.EdgeShard.create(str(path), self._config(dimension, distance))
+                for field in KEYWORD_FIELDS:
+                    self._shard.update(qe.UpdateOperation.create_field_index(
+                        field, qe.PayloadSchemaType.Keyword))
+        except VectorIndexError:
+            raise
+        except Exception as exc:  # the binding raises plain Exception subclasses
+            hint = (" (another process holds it open)" if "WouldBlock" in str(exc) else
+                    "; rebuild with `ontoretrieve index --rebuild` if its layout changed")
+            raise VectorIndexError(
+                f"cannot open the Qdrant Edge shard at {path}: {exc}{hint}") from exc
+
+    @property
+    def description(self) -> str:
+        return f"qdrant-edge:{self.path}"
+
+    @staticmethod
+    def _config(dimension: int, distance: str) -> qe.EdgeConfig:
+        dense = qe.EdgeVectorParams(size=dimension, distance=_DISTANCES[distance])
+        return qe.EdgeConfig(
+            vectors={Lane.CORE.value: dense, Lane.NEIGHBORHOOD.value: dense},
+            sparse_vectors={Lane.BM25.value: qe.EdgeSparseVectorParams(
+                modifier=qe.Modifier.Idf)},
+        )
+
+    def upsert(self, points: Sequence[IndexPoint]) -> None:
+        if not points:
+            return
+        self._shard.update(qe.UpdateOperation.upsert_points(
+            [qe.Point(p.point_id, _vector(p.vectors), p.payload) for p in points]))
+
+    def delete_ontology_hashes(self, hashes: Sequence[str]) -> None:
+        if hashes:
+            self._shard.update(qe.UpdateOperation.delete_points_by_filter(
+                _any_of("ontology_hash", hashes)))
+
+    def stored_vectors(self, text_hashes: Sequence[str]) -> dict[str, StoredVectors]:
+        found: dict[str, StoredVectors] = {}
+        unique = list(dict.fromkeys(text_hashes))
+        for start in range(0, len(unique), _LOOKUP_CHUNK):
+            chunk = unique[start:start + _LOOKUP_CHUNK]
+            records, _ = self._shard.scroll(qe.ScrollRequest(
+                limit=len(chunk) * 4, filter=_any_of("text_hash", chunk),
+                with_payload=["text_hash"], with_vector=True))
+            for record in records:
+                key = record.payload["text_hash"]
+                if key not in found:
+                    found[key] = _stored(record.vector)
+        return found
+
+    def search(self, lane: Lane, queries: Sequence[DenseVector] | Sequence[SparseVector],
+               limit: int) -> list[list[LaneHit]]:
+        if not queries:
+            return []
+        requests = [
+            qe.QueryRequest(limit=limit, query=qe.Query.Nearest(_query_vector(q),
+                                                                using=lane.value),
+                            with_payload=True)
+            for q in queries
+        ]
+        results = self._shard.query_batch(qe.QueryBatchRequest(requests))
+        return [[LaneHit(str(p.id), float(p.score), dict(p.payload or {})) for p in hits]
+                for hits in results]
+
+    def count(self, ontology_hash: str | None = None) -> int:
+        condition = _any_of("ontology_hash", [ontology_hash]) if ontology_hash else None
+        return int(self._shard.count(qe.CountRequest(filter=condition, exact=True)))
+
+    def flush(self) -> None:
+        self._shard.flush()
+
+    def optimize(self) -> None:
+        """Build the HNSW graphs after a bulk load (searches are exact until then)."""
+        self._shard.optimize()
+
+    def close(self) -> None:
+        self._shard.flush()
+        self._shard.close()
+
+
+def _has_segments(path: Path) -> bool:
+    return (path / "segments").is_dir() and any((path / "segments").iterdir())
+
+
+def _any_of(key: str, values: Sequence[str]) -> qe.Filter:
+    return qe.Filter(must=[qe.FieldCondition(key=key, match=qe.MatchAny(any=list(values)))])
+
+
+def _vector(vectors: StoredVectors) -> dict[str, Any]:
+    named: dict[str, Any] = {
+        Lane.CORE.value: vectors.core.tolist(),
+        Lane.BM25.value: qe.SparseVector(list(vectors.bm25.indices), list(vectors.bm25.values)),
+    }
+    if vectors.neighborhood is not None:
+        named[Lane.NEIGHBORHOOD.value] = vectors.neighborhood.tolist()
+    return named
+
+
+def _query_vector(query: DenseVector | SparseVector) -> Any:
+    if isinstance(query, SparseVector):
+        return qe.SparseVector(list(query.indices), list(query.values))
+    return np.asarray(query, dtype=np.float32).tolist()
+
+
+def _stored(vector: Any) -> StoredVectors:
+    sparse = vector[Lane.BM25.value]
+    neighborhood = vector.get(Lane.NEIGHBORHOOD.value)
+    return StoredVectors(
+        core=np.asarray(vector[Lane.CORE.value], dtype=np.float32),
+        neighborhood=None if neighborhood is None else np.asarray(neighborhood,
+                                                                  dtype=np.float32),
+        bm25=SparseVector(tuple(sparse.indices), tuple(sparse.values)),
+    )
+
+
+def point_id(key: str) -> str:
+    """A stable UUID for a dedup key."""
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, key))

@@ -1,0 +1,112 @@
+"""The contract every vector index adapter keeps, written once here.
+
+Layout (reference-defaults.md): one collection per tenant; two named dense
+vectors, ``core`` and ``neighborhood`` (cosine by default), one named sparse
+vector ``bm25`` with the IDF modifier; keyword payload indexes on
+ontology_iri, ontology_version, ontology_hash, iri, atom_id (and text_hash,
+which incremental sync looks vectors up by). A point may lack its
+``neighborhood`` vector: a term with no structural facts then never ranks in
+that lane, which is the reference's "scores 0".
+
+Adapters: ``EdgeIndex`` (Qdrant Edge, in-process, the default) and
+``QdrantClientIndex`` (a Qdrant server or cluster by URL, or qdrant-client's
+``:memory:`` local mode). Both map their failures onto ``VectorIndexError``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+from ontoretrieve.embed import SparseVector
+from ontoretrieve.errors import OntoRetrieveError
+
+__all__ = [
+    "KEYWORD_FIELDS",
+    "IndexPoint",
+    "Lane",
+    "LaneHit",
+    "StoredVectors",
+    "VectorIndex",
+    "VectorIndexError",
+]
+
+KEYWORD_FIELDS = ("ontology_iri", "ontology_version", "ontology_hash", "iri", "atom_id",
+                  "text_hash")
+
+DenseVector = npt.NDArray[np.float32]
+
+
+class VectorIndexError(OntoRetrieveError, OSError):
+    """The vector index cannot be opened, or rejected an operation."""
+
+
+class Lane(StrEnum):
+    CORE = "core"
+    NEIGHBORHOOD = "neighborhood"
+    BM25 = "bm25"
+
+
+@dataclass(frozen=True, slots=True)
+class StoredVectors:
+    core: DenseVector
+    neighborhood: DenseVector | None
+    bm25: SparseVector
+
+
+@dataclass(frozen=True, slots=True)
+class IndexPoint:
+    point_id: str
+    """A UUID string."""
+    vectors: StoredVectors
+    payload: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class LaneHit:
+    point_id: str
+    score: float
+    payload: dict[str, Any]
+
+
+@runtime_checkable
+class VectorIndex(Protocol):
+    """One collection of atoms with three lanes."""
+
+    @property
+    def description(self) -> str:
+        """Where the index is, for messages."""
+        ...
+
+    def upsert(self, points: Sequence[IndexPoint]) -> None:
+        """Insert or replace points by id."""
+        ...
+
+    def delete_ontology_hashes(self, hashes: Sequence[str]) -> None:
+        """Delete every point whose payload ``ontology_hash`` is one of ``hashes``."""
+        ...
+
+    def stored_vectors(self, text_hashes: Sequence[str]) -> dict[str, StoredVectors]:
+        """Vectors already stored for atoms with these text hashes (any one each)."""
+        ...
+
+    def search(self, lane: Lane, queries: Sequence[DenseVector] | Sequence[SparseVector],
+               limit: int) -> list[list[LaneHit]]:
+        """One ranked hit list per query, best first, in one batch where possible."""
+        ...
+
+    def count(self, ontology_hash: str | None = None) -> int:
+        """Points in the collection, or of one ontology version."""
+        ...
+
+    def flush(self) -> None:
+        """Make every write so far durable."""
+        ...
+
+    def close(self) -> None:
+        ...
