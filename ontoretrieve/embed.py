@@ -26,7 +26,7 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-from ontoretrieve.errors import OntoRetrieveError
+from ontoretrieve.errors import IndexError_
 from ontoretrieve.settings_groups import EmbedSettings
 
 __all__ = [
@@ -35,6 +35,7 @@ __all__ = [
     "EmbeddingModelError",
     "FastEmbedder",
     "SparseVector",
+    "embedding_identity",
     "packaged_model_dir",
 ]
 
@@ -46,7 +47,7 @@ _MODEL_FILES = ("config.json", "special_tokens_map.json", "tokenizer.json",
 DenseMatrix = npt.NDArray[np.float32]
 
 
-class EmbeddingModelError(OntoRetrieveError, OSError):
+class EmbeddingModelError(IndexError_, OSError):
     """An embedding model cannot be found or loaded."""
 
 
@@ -78,6 +79,23 @@ class Embedder(Protocol):
     def sparse_documents(self, texts: Sequence[str]) -> list[SparseVector]: ...
 
     def sparse_queries(self, texts: Sequence[str]) -> list[SparseVector]: ...
+
+
+def embedding_identity(settings: EmbedSettings) -> dict[str, str]:
+    """What the configured models are, without loading them (for the fingerprint).
+
+    >>> embedding_identity(EmbedSettings())["dense_weights"]
+    'packaged-int8-onnx'
+    """
+    packaged = settings.dense_model_path is None and settings.dense_model == DEFAULT_DENSE_MODEL
+    return {
+        "dense_provider": "fastembed",
+        "dense_model": settings.dense_model,
+        "dense_weights": "packaged-int8-onnx" if packaged else "fastembed-model",
+        "sparse_model": settings.sparse_model,
+        "query_prefix": settings.query_prefix,
+        "document_prefix": settings.document_prefix,
+    }
 
 
 def packaged_model_dir(cache_dir: Path) -> Path:
@@ -154,15 +172,7 @@ class FastEmbedder:
 
     @property
     def identity(self) -> dict[str, str]:
-        return {
-            "dense_provider": "fastembed",
-            "dense_model": self.settings.dense_model,
-            "dense_weights": "int8-onnx" if self.settings.dense_model_path is None
-            and self.settings.dense_model == DEFAULT_DENSE_MODEL else "custom",
-            "sparse_model": self.settings.sparse_model,
-            "query_prefix": self.settings.query_prefix,
-            "document_prefix": self.settings.document_prefix,
-        }
+        return embedding_identity(self.settings)
 
     @property
     def tokenizer(self) -> object:

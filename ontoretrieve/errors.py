@@ -12,6 +12,10 @@ caller catches ``OntoRetrieveError`` and nothing foreign leaks out::
     ├── StoreError
     │   ├── StoreUnavailableError  the triple store cannot be reached or opened
     │   └── StoreQueryError        the store rejected a query or an update
+    ├── IndexError_
+    │   ├── EmbeddingContractMismatchError  the index was built with other settings
+    │   ├── EmbeddingModelError      a model cannot be found or loaded (embed.py)
+    │   └── VectorIndexError         the vector index failed (backends/vector_index.py)
     └── UnsafeQueryError         user SPARQL that is not read-only
 
 Each error also derives from the closest built-in exception (``ValueError``,
@@ -29,6 +33,8 @@ __all__ = [
     "CatalogError",
     "CatalogParseError",
     "CatalogPathError",
+    "EmbeddingContractMismatchError",
+    "IndexError_",
     "OntoRetrieveError",
     "SettingsError",
     "StoreError",
@@ -86,6 +92,30 @@ class StoreUnavailableError(StoreError, OSError):
 
 class StoreQueryError(StoreError, ValueError):
     """The triple store rejected a query or an update."""
+
+
+class IndexError_(OntoRetrieveError):
+    """The vector index cannot be built, opened or used as configured.
+
+    (Named with a trailing underscore so it never shadows the built-in IndexError.)
+    """
+
+
+class EmbeddingContractMismatchError(IndexError_, ValueError):
+    """The index was built with settings that shape its contents differently.
+
+    ``differences`` maps each differing fingerprint key to (stored, configured).
+    """
+
+    def __init__(self, location: str, differences: dict[str, tuple[str | None, str | None]]
+                 ) -> None:
+        shown = "; ".join(f"{key}: index has {old!r}, settings say {new!r}"
+                          for key, (old, new) in sorted(differences.items()))
+        super().__init__(
+            f"the index at {location} was built with other settings ({shown}). "
+            "Rebuild it with `ontoretrieve index --rebuild`, or restore those settings.")
+        self.location = location
+        self.differences = differences
 
 
 class UnsafeQueryError(OntoRetrieveError, ValueError):

@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ontoretrieve.embed import SparseVector
-from ontoretrieve.errors import OntoRetrieveError
+from ontoretrieve.errors import IndexError_
 
 __all__ = [
     "KEYWORD_FIELDS",
@@ -42,7 +42,7 @@ KEYWORD_FIELDS = ("ontology_iri", "ontology_version", "ontology_hash", "iri", "a
 DenseVector = npt.NDArray[np.float32]
 
 
-class VectorIndexError(OntoRetrieveError, OSError):
+class VectorIndexError(IndexError_, OSError):
     """The vector index cannot be opened, or rejected an operation."""
 
 

@@ -1,0 +1,68 @@
+"""What an index holds, kept beside it in ``state.json`` and written atomically.
+
+The state names the index location (so a rebuild can fill a fresh location and
+switch to it in one rename), its fingerprint, the ontology versions it holds
+(by content hash) and the ones a sync had started on (``pending``): a process
+killed mid-sync leaves ``pending`` behind, and the next sync finishes or
+removes those points.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from datetime import UTC, datetime
+from pathlib import Path
+
+from pydantic import BaseModel, Field, ValidationError
+
+from ontoretrieve.errors import IndexError_
+
+__all__ = ["IndexState", "IndexedOntology"]
+
+
+class IndexedOntology(BaseModel):
+    ontology_iri: str
+    version: str | None = None
+    sources: list[str]
+    atoms: int
+
+
+class IndexState(BaseModel):
+    """The persisted state of one tenant's index."""
+
+    backend: str
+    location: str
+    """Shard folder name (Edge) or collection name (Qdrant server)."""
+    dimension: int
+    fingerprint: dict[str, str]
+    ontologies: dict[str, IndexedOntology] = Field(default_factory=dict)
+    pending: list[str] = Field(default_factory=list)
+    updated_at: datetime = Field(default_factory=lambda: datetime.now(UTC))
+
+    @classmethod
+    def load(cls, path: Path) -> IndexState | None:
+        """The state at ``path``, or None when there is none yet."""
+        try:
+            return cls.model_validate_json(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return None
+        except (OSError, ValidationError, ValueError) as exc:
+            raise IndexError_(f"index state {path} is unreadable ({exc}); rebuild with "
+                              "`ontoretrieve index --rebuild`") from exc
+
+    def save(self, path: Path) -> None:
+        """Write to a temporary file, fsync, rename: never a half-written state."""
+        self.updated_at = datetime.now(UTC)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".state-", suffix=".json")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(json.dumps(self.model_dump(mode="json"), indent=1))
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(temporary, path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise

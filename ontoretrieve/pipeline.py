@@ -1,0 +1,171 @@
+"""The only place that composes stages: stores, catalog, atomize, embed, index.
+
+>>> from ontoretrieve.settings import load_settings
+>>> tenant_dir(load_settings(data_dir="/tmp/x"))
+PosixPath('/tmp/x/index/default')
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from ontoretrieve.backends import TripleStore
+from ontoretrieve.backends.qdrant_client import QdrantClientIndex
+from ontoretrieve.backends.qdrant_edge import EdgeIndex
+from ontoretrieve.backends.vector_index import VectorIndex
+from ontoretrieve.catalog_store import Catalog, ProgressCallback
+from ontoretrieve.embed import Embedder, FastEmbedder, embedding_identity
+from ontoretrieve.fingerprint import fingerprint
+from ontoretrieve.index_state import IndexState
+from ontoretrieve.records import LoadReport, LoadState
+from ontoretrieve.settings import Settings
+from ontoretrieve.settings_groups import VectorBackend
+from ontoretrieve.sync import IndexSync, SyncProgress, SyncReport, check_fingerprint
+
+__all__ = [
+    "IndexStatus",
+    "configured_fingerprint",
+    "index_status",
+    "make_embedder",
+    "open_query_index",
+    "sync_index",
+    "tenant_dir",
+]
+
+DEFAULT_TENANT = "default"
+
+
+def tenant_dir(settings: Settings, tenant: str = DEFAULT_TENANT) -> Path:
+    """Where one tenant's index state (and Edge shards) live."""
+    return settings.data_dir / "index" / tenant
+
+
+def configured_fingerprint(settings: Settings) -> dict[str, str]:
+    """The fingerprint the current settings would give an index."""
+    return fingerprint(embedding_identity(settings.embed), settings.vector_index.distance,
+                       settings.index, settings.triggers)
+
+
+def make_embedder(settings: Settings) -> Embedder:
+    """The configured embedder (loads the model: about a second)."""
+    return FastEmbedder(settings.embed, settings.data_dir / "models")
+
+
+def _open_index(settings: Settings, tenant: str) -> Callable[[str, int], VectorIndex]:
+    config = settings.vector_index
+
+    def open_index(location: str, dimension: int) -> VectorIndex:
+        if config.backend is VectorBackend.QDRANT:
+            return QdrantClientIndex(config.url or ":memory:", location, dimension,
+                                     config.distance, config.api_key)
+        return EdgeIndex(tenant_dir(settings, tenant) / location, dimension, config.distance)
+
+    return open_index
+
+
+def _new_location(settings: Settings, tenant: str) -> Callable[[], str]:
+    def new_location() -> str:
+        stamp = time.strftime("%Y%m%d%H%M%S")
+        prefix = f"ontoretrieve_{tenant}" if settings.vector_index.backend is (
+            VectorBackend.QDRANT) else "edge"
+        return f"{prefix}_{stamp}_{time.perf_counter_ns() % 1_000_000:06d}"
+
+    return new_location
+
+
+def _drop_location(settings: Settings, tenant: str) -> Callable[[str], None]:
+    def drop(location: str) -> None:
+        if settings.vector_index.backend is VectorBackend.QDRANT:
+            from qdrant_client import QdrantClient
+
+            client = QdrantClient(url=settings.vector_index.url,
+                                  api_key=settings.vector_index.api_key)
+            client.delete_collection(location)
+            client.close()
+        else:
+            shutil.rmtree(tenant_dir(settings, tenant) / location, ignore_errors=True)
+
+    return drop
+
+
+def sync_index(
+    settings: Settings,
+    store: TripleStore,
+    *,
+    catalog_path: Path | None = None,
+    rebuild: bool = False,
+    tenant: str = DEFAULT_TENANT,
+    embedder: Embedder | None = None,
+    load_progress: ProgressCallback | None = None,
+    progress: SyncProgress | None = None,
+) -> tuple[LoadReport | None, SyncReport]:
+    """Load ``catalog_path`` (when given) into the store, then sync the index to it."""
+    catalog = Catalog(store)
+    report = catalog.load(catalog_path, progress=load_progress) if catalog_path else None
+    sync = IndexSync(
+        settings, catalog, tenant_dir(settings, tenant) / "state.json",
+        configured_fingerprint(settings),
+        embedder=(lambda: embedder) if embedder is not None else lambda: make_embedder(settings),
+        open_index=_open_index(settings, tenant),
+        new_location=_new_location(settings, tenant),
+        drop_location=_drop_location(settings, tenant),
+    )
+    return report, sync.run(rebuild=rebuild, progress=progress)
+
+
+def open_query_index(settings: Settings, tenant: str = DEFAULT_TENANT
+                     ) -> tuple[VectorIndex, IndexState]:
+    """The tenant's index for queries; raises when its fingerprint differs."""
+    path = tenant_dir(settings, tenant) / "state.json"
+    state = IndexState.load(path)
+    if state is None:
+        from ontoretrieve.errors import IndexError_
+
+        raise IndexError_(f"no index at {path.parent}: run `ontoretrieve index`")
+    check_fingerprint(state, configured_fingerprint(settings), str(path.parent))
+    return _open_index(settings, tenant)(state.location, state.dimension), state
+
+
+class IndexStatus(BaseModel):
+    """What ``ontoretrieve index status`` reports."""
+
+    exists: bool
+    location: str | None = None
+    backend: str | None = None
+    ontologies: int = 0
+    atoms: int = 0
+    pending: list[str] = []
+    fingerprint_matches: bool | None = None
+    fingerprint_differences: dict[str, tuple[str | None, str | None]] = {}
+    catalog_versions: int = 0
+    catalog_not_indexed: int = 0
+    last_load: LoadState | None = None
+    updated_at: str | None = None
+
+
+def index_status(settings: Settings, store: TripleStore,
+                 tenant: str = DEFAULT_TENANT) -> IndexStatus:
+    """Compare the index state with the catalog and the configuration (no model load)."""
+    from ontoretrieve.fingerprint import differences
+
+    catalog = Catalog(store)
+    versions = catalog.versions()
+    state = IndexState.load(tenant_dir(settings, tenant) / "state.json")
+    if state is None:
+        return IndexStatus(exists=False, catalog_versions=len(versions),
+                           catalog_not_indexed=len({v.content_hash for v in versions}),
+                           last_load=catalog.last_load())
+    differing = differences(state.fingerprint, configured_fingerprint(settings))
+    return IndexStatus(
+        exists=True, location=state.location, backend=state.backend,
+        ontologies=len(state.ontologies), atoms=sum(o.atoms for o in state.ontologies.values()),
+        pending=state.pending, fingerprint_matches=not differing,
+        fingerprint_differences=differing, catalog_versions=len(versions),
+        catalog_not_indexed=len({v.content_hash for v in versions} - set(state.ontologies)),
+        last_load=catalog.last_load(), updated_at=state.updated_at.isoformat(),
+    )
