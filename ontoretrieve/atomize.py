@@ -105,7 +105,9 @@ _GENERIC_TYPES = _PROPERTY_TYPES | {
 }
 # Handled apart (types, parents, domain, range) or noise in every atom (isDefinedBy).
 _STRUCTURAL = frozenset({_TYPE, RDFS + "domain", RDFS + "range", RDFS + "isDefinedBy",
-                         RDFS + "seeAlso", *PARENT_PREDICATES})
+                         RDFS + "seeAlso", OWL + "versionIRI", OWL + "imports",
+                         OWL + "priorVersion", OWL + "backwardCompatibleWith",
+                         OWL + "incompatibleWith", *PARENT_PREDICATES})
 _EDGE_LIMIT = 12
 _INCOMING_LIMIT = 4
 _DESCRIPTION_CHARS = 400
@@ -185,7 +187,7 @@ def atomize(
         index.extra_excluded_namespace_prefixes)
     atoms = []
     for iri in sorted(candidates):
-        if iri.startswith(excluded) or "://" not in iri and not iri.startswith("urn:"):
+        if iri.startswith(excluded) or ("://" not in iri and not iri.startswith("urn:")):
             continue
         atoms.append(_atom(iri, view, source, index, triggers))
     return atoms
@@ -241,8 +243,12 @@ class _OntologyView:
             for p, obj in self.outgoing.get(iri, ())
             if p in rank and isinstance(obj, ox.Literal) and obj.value.strip()
         ]
-        values = dict.fromkeys(" ".join(v.split()) for _, _, v in sorted(found))
-        return list(values)[:limit]
+        # One entry per spelling up to case: "sensor"@en and "Sensor"@de are one name.
+        values: dict[str, str] = {}
+        for _, _, value in sorted(found):
+            text = " ".join(value.split())
+            values.setdefault(text.casefold(), text)
+        return list(values.values())[:limit]
 
     def name(self, iri: str) -> str:
         """How the term is called in text: its first label, else its local name."""

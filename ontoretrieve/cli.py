@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,14 +19,23 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 from ontoretrieve.backends import TripleStore, open_triple_store
 from ontoretrieve.catalog_store import Catalog
 from ontoretrieve.errors import OntoRetrieveError
+from ontoretrieve.pipeline import index_status, sync_index
 from ontoretrieve.records import LoadReport
 from ontoretrieve.settings import Settings, load_settings, reference_names, setting_origins
+from ontoretrieve.sync import SyncReport
 
 __all__ = ["app", "main"]
 
@@ -33,8 +43,10 @@ app = typer.Typer(no_args_is_help=True, add_completion=False,
                   help="Retrieve the slice of your ontologies that a text is about.")
 config_app = typer.Typer(no_args_is_help=True, help="Inspect the effective settings.")
 catalog_app = typer.Typer(no_args_is_help=True, help="Load and list catalog ontologies.")
+index_app = typer.Typer(help="Build or update the vector index from the catalog.")
 app.add_typer(config_app, name="config")
 app.add_typer(catalog_app, name="catalog")
+app.add_typer(index_app, name="index")
 
 out = Console(soft_wrap=True)  # never break paths and messages
 err = Console(stderr=True, soft_wrap=True)
@@ -158,6 +170,100 @@ def catalog_list(
                   f"{state.failed_files} file(s) failed.[/]")
 
 
+@index_app.callback(invoke_without_command=True)
+def index(
+    ctx: typer.Context,
+    catalog: Annotated[Path | None, typer.Option(
+        "--catalog", help="Load this file or folder first (default: the configured "
+        "catalog.path when it exists).")] = None,
+    rebuild: Annotated[bool, typer.Option(
+        "--rebuild", help="Build a fresh index and switch to it when done.")] = False,
+    data_dir: DataDir = None,
+    config: ConfigFile = None,
+    as_json: AsJson = False,
+) -> None:
+    """Sync the index with the catalog: only new or changed atoms are embedded."""
+    if ctx.invoked_subcommand is not None:
+        return
+    with _errors_to_exit():
+        settings = _settings(data_dir, config)
+        path = catalog
+        if path is None and Path(settings.catalog.path).exists():
+            path = Path(settings.catalog.path)
+        with _store(settings) as store:
+            load_report, report = _sync_with_progress(settings, store, path, rebuild,
+                                                      show=not as_json)
+    if as_json:
+        _print_json({**report.model_dump(mode="json"),
+                     "catalog_load": load_report.model_dump(mode="json") if load_report
+                     else None})
+    else:
+        if load_report is not None:
+            _print_load_report(load_report, brief=True)
+        out.print(
+            f"index {report.location}: {report.atoms_total} atoms; "
+            f"{report.atoms_embedded} embedded, {report.atoms_reused} reused, "
+            f"{report.atoms_deleted} deleted; ontologies +{report.ontologies_added} "
+            f"-{report.ontologies_removed} ={report.ontologies_unchanged}; pruning "
+            f"{report.pruning}; {report.seconds:.1f} s ({report.embed_seconds:.1f} s embedding)")
+    if load_report is not None and load_report.partial:
+        raise typer.Exit(1)
+
+
+@index_app.command("status")
+def index_status_command(data_dir: DataDir = None, config: ConfigFile = None,
+                         as_json: AsJson = False) -> None:
+    """Say what the index holds and whether it matches the catalog and the settings."""
+    with _errors_to_exit():
+        settings = _settings(data_dir, config)
+        with _store(settings) as store:
+            status = index_status(settings, store)
+    if as_json:
+        _print_json(status.model_dump(mode="json"))
+        return
+    if not status.exists:
+        out.print(f"No index yet ({status.catalog_versions} catalog versions): run "
+                  "[bold]ontoretrieve index[/].")
+        return
+    out.print(f"index {status.location} ({status.backend}): {status.atoms} atoms from "
+              f"{status.ontologies} ontology versions; updated {status.updated_at}")
+    if status.catalog_not_indexed:
+        out.print(f"[yellow]{status.catalog_not_indexed} catalog version(s) not indexed yet: "
+                  "run ontoretrieve index[/]")
+    if status.pending:
+        out.print(f"[yellow]an interrupted sync left {len(status.pending)} ontology version(s) "
+                  "pending: run ontoretrieve index[/]")
+    for key, (old, new) in status.fingerprint_differences.items():
+        out.print(f"[red]fingerprint differs: {key}: index {old!r}, settings {new!r}[/]")
+
+
+def _sync_with_progress(settings: Settings, store: TripleStore, path: Path | None,
+                        rebuild: bool, *, show: bool) -> tuple[LoadReport | None, SyncReport]:
+    if not show:
+        return sync_index(settings, store, catalog_path=path, rebuild=rebuild)
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=err, transient=True) as progress:
+        task = progress.add_task("catalog", total=None, rate="")
+        started: dict[str, float] = {}
+
+        def on_file(file: Path, done: int, total: int) -> None:
+            progress.update(task, description=f"loading {file.name}", completed=done,
+                            total=total)
+
+        def on_sync(phase: str, done: int, total: int) -> None:
+            if phase not in started:
+                started[phase] = time.perf_counter()
+                progress.reset(task, total=total)
+            elapsed = max(time.perf_counter() - started[phase], 1e-6)
+            unit = "atoms" if phase == "embed" else "ontologies"
+            progress.update(task, description=f"{phase}", completed=done, total=total,
+                            rate=f"{done / elapsed:.0f} {unit}/s")
+
+        return sync_index(settings, store, catalog_path=path, rebuild=rebuild,
+                          load_progress=on_file, progress=on_sync)
+
+
 def _load_with_progress(catalog: Catalog, path: Path, *, show: bool) -> LoadReport:
     if not show:
         return catalog.load(path)
@@ -171,13 +277,13 @@ def _load_with_progress(catalog: Catalog, path: Path, *, show: bool) -> LoadRepo
         return catalog.load(path, progress=advance)
 
 
-def _print_load_report(report: LoadReport) -> None:
+def _print_load_report(report: LoadReport, *, brief: bool = False) -> None:
     out.print(
         f"{report.root}: {len(report.added)} added, {len(report.updated)} updated, "
         f"{len(report.unchanged)} unchanged, {len(report.removed)} removed, "
         f"{len(report.failed)} failed in {report.seconds:.1f} s"
     )
-    for version in report.added + report.updated:
+    for version in [] if brief else report.added + report.updated:
         out.print(f"  + {version.ontology_iri} ({version.triple_count} triples) "
                   f"from {version.source}", highlight=False)
     for version in report.removed:

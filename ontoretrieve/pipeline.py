@@ -61,8 +61,8 @@ def _open_index(settings: Settings, tenant: str) -> Callable[[str, int], VectorI
 
     def open_index(location: str, dimension: int) -> VectorIndex:
         if config.backend is VectorBackend.QDRANT:
-            return QdrantClientIndex(config.url or ":memory:", location, dimension,
-                                     config.distance, config.api_key)
+            return QdrantClientIndex(config.url, location, dimension, config.distance,
+                                     config.api_key, path=tenant_dir(settings, tenant) / "qdrant")
         return EdgeIndex(tenant_dir(settings, tenant) / location, dimension, config.distance)
 
     return open_index
@@ -83,8 +83,9 @@ def _drop_location(settings: Settings, tenant: str) -> Callable[[str], None]:
         if settings.vector_index.backend is VectorBackend.QDRANT:
             from qdrant_client import QdrantClient
 
-            client = QdrantClient(url=settings.vector_index.url,
-                                  api_key=settings.vector_index.api_key)
+            config = settings.vector_index
+            client = (QdrantClient(url=config.url, api_key=config.api_key) if config.url
+                      else QdrantClient(path=str(tenant_dir(settings, tenant) / "qdrant")))
             client.delete_collection(location)
             client.close()
         else:

@@ -170,7 +170,8 @@ class VectorIndexSettings(_Group):
 
     backend: VectorBackend = VectorBackend.EDGE
     url: str | None = None
-    """Qdrant server URL, or ':memory:' for qdrant-client's local mode."""
+    """Qdrant server URL; ':memory:' or unset (on disk under the data directory)
+    for qdrant-client's local mode."""
     api_key: str | None = None
     distance: str = ref("QDRANT_DISTANCE", "Cosine", pattern="^(Cosine|Dot|Euclid)$")
 

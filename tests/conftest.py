@@ -89,3 +89,18 @@ def oxigraph_server(tmp_path: Path) -> Iterator[str]:
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def model_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One folder for the packaged model, shared by every test that embeds."""
+    return tmp_path_factory.mktemp("models")
+
+
+@pytest.fixture(scope="session")
+def real_embedder(model_cache: Path):  # type: ignore[no-untyped-def]
+    """The packaged all-MiniLM-L6-v2 (int8) and BM25, loaded once per session."""
+    from ontoretrieve.embed import FastEmbedder
+    from ontoretrieve.settings_groups import EmbedSettings
+
+    return FastEmbedder(EmbedSettings(), model_cache)

@@ -1,12 +1,14 @@
 """Scale-out vector index: a Qdrant server or cluster through qdrant-client.
 
-``url=":memory:"`` runs qdrant-client's local mode (brute force in Python), the
-same client code, for tests and congruence checks against ``EdgeIndex``.
+``url=":memory:"`` runs qdrant-client's local mode in memory, and ``path=DIR``
+its local mode on disk (brute force in Python): the same client code, for
+tests and congruence checks against ``EdgeIndex``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -34,13 +36,20 @@ _LOOKUP_CHUNK = 256
 class QdrantClientIndex:
     """``VectorIndex`` over one collection of a Qdrant server (or local mode)."""
 
-    def __init__(self, url: str, collection: str, dimension: int, distance: str = "Cosine",
-                 api_key: str | None = None) -> None:
-        self.url = url
+    def __init__(self, url: str | None, collection: str, dimension: int,
+                 distance: str = "Cosine", api_key: str | None = None,
+                 path: Path | None = None) -> None:
+        self.url = url or f"local:{path}"
         self.collection = collection
         try:
-            self._client = (QdrantClient(location=":memory:") if url == ":memory:"
-                            else QdrantClient(url=url, api_key=api_key))
+            if url == ":memory:":
+                self._client = QdrantClient(location=":memory:")
+            elif url is None:
+                if path is None:
+                    raise ValueError("qdrant-client needs a url or a local path")
+                self._client = QdrantClient(path=str(path))
+            else:
+                self._client = QdrantClient(url=url, api_key=api_key)
             if self._client.collection_exists(collection):
                 self._check_layout(dimension, distance)
             else:
@@ -63,7 +72,7 @@ class QdrantClientIndex:
             sparse_vectors_config={Lane.BM25.value: models.SparseVectorParams(
                 modifier=models.Modifier.IDF)},
         )
-        if self.url == ":memory:":
+        if not self.url.startswith("http"):
             return  # local mode ignores payload indexes (and warns)
         for field in KEYWORD_FIELDS:
             self._client.create_payload_index(self.collection, field,

@@ -89,7 +89,7 @@ class EdgeIndex:
                 limit=len(chunk) * 4, filter=_any_of("text_hash", chunk),
                 with_payload=["text_hash"], with_vector=True))
             for record in records:
-                key = record.payload["text_hash"]
+                key = (record.payload or {})["text_hash"]
                 if key not in found:
                     found[key] = _stored(record.vector)
         return found

@@ -69,3 +69,35 @@ def test_bad_setting_exits_2(monkeypatch: pytest.MonkeyPatch) -> None:
     result = runner.invoke(app, ["config", "show"])
     assert result.exit_code == 2
     assert "ONTOLOGY_PATCH_MAX_ATOMS" in result.output
+
+
+def test_index_json_then_status(tmp_path: Path, catalog_dir: Path) -> None:
+    data = str(tmp_path / "data")
+    built = runner.invoke(app, ["index", "--catalog", str(catalog_dir), "--data-dir", data,
+                                "--json"])
+    assert built.exit_code == 0, built.output
+    report = json.loads(built.stdout)
+    assert report["atoms_total"] == report["atoms_embedded"] > 0
+    assert report["catalog_load"]["partial"] is False
+    for key in ("atoms_total", "atoms_embedded", "atoms_deleted", "seconds"):
+        assert key in report
+    status = runner.invoke(app, ["index", "status", "--data-dir", data, "--json"])
+    assert status.exit_code == 0, status.output
+    payload = json.loads(status.stdout)
+    assert payload["exists"] and payload["fingerprint_matches"]
+    assert payload["atoms"] == report["atoms_total"]
+
+
+def test_index_with_changed_settings_names_the_rebuild(
+        tmp_path: Path, catalog_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    data = str(tmp_path / "data")
+    assert runner.invoke(app, ["index", "--catalog", str(catalog_dir), "--data-dir", data,
+                               "--json"]).exit_code == 0
+    monkeypatch.setenv("VECTOR_STORE_MINIMAL_LABEL_LIMIT", "2")
+    result = runner.invoke(app, ["index", "--catalog", str(catalog_dir), "--data-dir", data])
+    assert result.exit_code == 2
+    assert "ontoretrieve index --rebuild" in result.output
+    status = json.loads(runner.invoke(app, ["index", "status", "--data-dir", data,
+                                            "--json"]).stdout)
+    assert status["fingerprint_matches"] is False
+    assert "index.minimal_label_limit" in status["fingerprint_differences"]

@@ -1,0 +1,127 @@
+"""Index sync with the real model: backends agree, fingerprint, incremental, pruning."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ontoretrieve.backends import OxigraphStore
+from ontoretrieve.backends.vector_index import Lane
+from ontoretrieve.catalog_store import Catalog
+from ontoretrieve.embed import FastEmbedder
+from ontoretrieve.errors import EmbeddingContractMismatchError
+from ontoretrieve.pipeline import index_status, open_query_index, sync_index
+from ontoretrieve.settings import Settings, load_settings
+from tests.conftest import FIXTURES
+
+pytestmark = pytest.mark.integration
+
+
+def settings_for(tmp_path: Path, **overrides: Any) -> Settings:
+    return load_settings(data_dir=tmp_path / "data", **overrides)
+
+
+def test_first_sync_then_no_op(tmp_path: Path, catalog_dir: Path,
+                               real_embedder: FastEmbedder) -> None:
+    settings = settings_for(tmp_path)
+    store = OxigraphStore.in_memory()
+    _, first = sync_index(settings, store, catalog_path=catalog_dir, embedder=real_embedder)
+    assert first.ontologies_added == 2 and first.atoms_embedded == first.atoms_total > 0
+    _, again = sync_index(settings, store, catalog_path=catalog_dir, embedder=real_embedder)
+    assert (again.atoms_embedded, again.ontologies_added, again.ontologies_unchanged) == (0, 0, 2)
+    assert again.atoms_total == first.atoms_total
+    status = index_status(settings, store)
+    assert status.fingerprint_matches and status.catalog_not_indexed == 0
+
+
+def test_touching_one_file_reembeds_only_its_changed_atoms(
+        tmp_path: Path, catalog_dir: Path, real_embedder: FastEmbedder) -> None:
+    settings = settings_for(tmp_path)
+    store = OxigraphStore.in_memory()
+    _, first = sync_index(settings, store, catalog_path=catalog_dir, embedder=real_embedder)
+    mini = catalog_dir / "mini.ttl"
+    # Renaming Device changes its own texts and Sensor's ("Parents: device"), nothing else.
+    mini.write_text(mini.read_text().replace(':Device a owl:Class ; rdfs:label "device"@en .',
+                                             ':Device a owl:Class ; rdfs:label "instrument"@en .'))
+    load, second = sync_index(settings, store, catalog_path=catalog_dir, embedder=real_embedder)
+    assert load is not None and len(load.updated) == 1
+    assert second.atoms_embedded == 2
+    mini_atoms = 9
+    assert second.atoms_reused == mini_atoms - 2
+    assert second.atoms_deleted == mini_atoms  # the old version's points
+    assert second.atoms_total == first.atoms_total
+
+
+def test_removed_file_is_pruned_but_not_after_a_partial_load(
+        tmp_path: Path, catalog_dir: Path, real_embedder: FastEmbedder) -> None:
+    settings = settings_for(tmp_path)
+    store = OxigraphStore.in_memory()
+    _, first = sync_index(settings, store, catalog_path=catalog_dir, embedder=real_embedder)
+    (catalog_dir / "sub" / "second.ttl").unlink()
+    shutil.copy(FIXTURES / "broken.ttl", catalog_dir / "broken.ttl")
+    _, partial = sync_index(settings, store, catalog_path=catalog_dir, embedder=real_embedder)
+    assert partial.pruning.startswith("skipped") and partial.atoms_total == first.atoms_total
+    (catalog_dir / "broken.ttl").unlink()
+    _, pruned = sync_index(settings, store, catalog_path=catalog_dir, embedder=real_embedder)
+    assert pruned.pruning == "done" and pruned.ontologies_removed == 1
+    assert pruned.atoms_total == first.atoms_total - pruned.atoms_deleted > 0
+
+
+def test_empty_catalog_refuses_pruning(tmp_path: Path, catalog_dir: Path,
+                                       real_embedder: FastEmbedder) -> None:
+    settings = settings_for(tmp_path)
+    store = OxigraphStore.in_memory()
+    _, first = sync_index(settings, store, catalog_path=catalog_dir, embedder=real_embedder)
+    store.update("DROP SILENT GRAPH <urn:ontoretrieve:catalog>")  # the catalog vanished
+    _, after = sync_index(settings, store, embedder=real_embedder)
+    assert after.pruning.startswith("skipped: the catalog is empty")
+    assert after.atoms_total == first.atoms_total
+
+
+def test_fingerprint_mismatch_raises_and_rebuild_fixes_it(
+        tmp_path: Path, catalog_dir: Path, real_embedder: FastEmbedder) -> None:
+    store = OxigraphStore.in_memory()
+    sync_index(settings_for(tmp_path), store, catalog_path=catalog_dir, embedder=real_embedder)
+    changed = settings_for(tmp_path, index={"minimal_label_limit": 2})
+    with pytest.raises(EmbeddingContractMismatchError) as caught:
+        sync_index(changed, store, embedder=real_embedder)
+    assert "index.minimal_label_limit" in str(caught.value)
+    assert "ontoretrieve index --rebuild" in str(caught.value)
+    with pytest.raises(EmbeddingContractMismatchError):
+        open_query_index(changed)
+    _, rebuilt = sync_index(changed, store, rebuild=True, embedder=real_embedder)
+    assert rebuilt.rebuilt and rebuilt.ontologies_added == 2
+    index, _ = open_query_index(changed)
+    assert index.count() == rebuilt.atoms_total
+    index.close()
+    # The old location is gone: one shard folder remains.
+    shards = [p for p in (tmp_path / "data" / "index" / "default").iterdir() if p.is_dir()]
+    assert len(shards) == 1
+
+
+def test_edge_and_qdrant_client_rank_alike(tmp_path: Path, catalog_dir: Path,
+                                           real_embedder: FastEmbedder) -> None:
+    store = OxigraphStore.in_memory()
+    Catalog(store).load(catalog_dir)
+    edge_settings = settings_for(tmp_path / "edge")
+    qdrant_settings = settings_for(tmp_path / "qdrant", vector_index={"backend": "qdrant"})
+    sync_index(edge_settings, store, embedder=real_embedder)
+    sync_index(qdrant_settings, store, embedder=real_embedder)
+    edge, _ = open_query_index(edge_settings)
+    qdrant, _ = open_query_index(qdrant_settings)
+    queries = ["a device that observes something", "thermal kind", "weight of a sensor"]
+    dense = list(real_embedder.embed_queries(queries))
+    sparse = real_embedder.sparse_queries(queries)
+    try:
+        for lane, vectors in [(Lane.CORE, dense), (Lane.NEIGHBORHOOD, dense),
+                              (Lane.BM25, sparse)]:
+            for a, b in zip(edge.search(lane, vectors, 5), qdrant.search(lane, vectors, 5),
+                            strict=True):
+                assert [h.payload["iri"] for h in a] == [h.payload["iri"] for h in b]
+                assert [round(h.score, 4) for h in a] == [round(h.score, 4) for h in b]
+    finally:
+        edge.close()
+        qdrant.close()
