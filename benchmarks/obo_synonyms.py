@@ -1,0 +1,111 @@
+"""Benchmark: do oboInOwl synonyms as labels (and IAO_0000115 as descriptions) help?
+
+On the CRAFT units of ../shared/bench, two measures with ``index.obo_synonyms``
+on and off:
+
+A. lexical coverage (all units): the share of gold unit-term pairs where some
+   mention of the term in the unit equals one of the term's surface forms
+   (case-insensitive). No index needed.
+B. lane recall (a fixed-seed sample of pairs): the first mention of the term,
+   as a query, finds the gold IRI in the top 10 of the sparse lane, the core
+   lane, and either. Needs an index of the OBO ontologies per setting, built by
+   this script into DATA_DIR/on and DATA_DIR/off (reused when present).
+
+    python benchmarks/obo_synonyms.py ../shared/bench --data-dir /work/data/obo
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+from ontoretrieve.atomize import AtomSource, atomize  # noqa: E402
+from ontoretrieve.backends import OxigraphStore  # noqa: E402
+from ontoretrieve.backends.vector_index import Lane  # noqa: E402
+from ontoretrieve.catalog import parse_file  # noqa: E402
+from ontoretrieve.pipeline import make_embedder, open_query_index, sync_index  # noqa: E402
+from ontoretrieve.settings import Settings, load_settings  # noqa: E402
+
+
+def gold_pairs(units_file: Path) -> list[tuple[str, str, list[str]]]:
+    """(unit id, gold IRI, mention texts) for every unit-term pair."""
+    pairs = []
+    for line in units_file.read_text().splitlines():
+        unit = json.loads(line)
+        for gold in unit["gold"]:
+            pairs.append((unit["unit_id"], gold["iri"], [m[2] for m in gold["mentions"]]))
+    return pairs
+
+
+def surface_forms(obo_dir: Path, settings: Settings) -> dict[str, set[str]]:
+    forms: dict[str, set[str]] = {}
+    for path in sorted(obo_dir.glob("*.ttl")):
+        parsed = parse_file(path)
+        source = AtomSource(str(path), None, parsed.content_hash)
+        for atom in atomize(parsed.triples, source, settings.index, settings.triggers):
+            forms.setdefault(atom.iri, set()).update(x.casefold() for x in atom.labels)
+    return forms
+
+
+def lane_recall(settings: Settings, obo_dir: Path, sample: list[tuple[str, str, list[str]]],
+                k: int) -> dict[str, float]:
+    store = OxigraphStore.open(settings.data_dir / "oxigraph")
+    embedder = make_embedder(settings)
+    _, report = sync_index(settings, store, catalog_path=obo_dir, embedder=embedder)
+    store.close()
+    index, _ = open_query_index(settings)
+    queries = [mentions[0] for _, _, mentions in sample]
+    sparse = index.search(Lane.BM25, embedder.sparse_queries(queries), k)
+    core = index.search(Lane.CORE, list(embedder.embed_queries(queries)), k)
+    index.close()
+    hits = {"sparse": 0, "core": 0, "either": 0}
+    for (_, iri, _), s, c in zip(sample, sparse, core, strict=True):
+        in_sparse = any(h.payload["iri"] == iri for h in s)
+        in_core = any(h.payload["iri"] == iri for h in c)
+        hits["sparse"] += in_sparse
+        hits["core"] += in_core
+        hits["either"] += in_sparse or in_core
+    found = {f"recall@{k}_{lane}": round(n / len(sample), 4) for lane, n in hits.items()}
+    found["index_atoms"] = report.atoms_total
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("bench", type=Path)
+    parser.add_argument("--data-dir", type=Path, required=True)
+    parser.add_argument("--sample", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--k", type=int, default=10)
+    args = parser.parse_args()
+    obo_dir = args.bench / "catalog" / "obo"
+    pairs = gold_pairs(args.bench / "units" / "craft.jsonl")
+    sample = random.Random(args.seed).sample(pairs, min(args.sample, len(pairs)))
+    results: dict[str, object] = {}
+    for label, enabled in [("synonyms_on", True), ("synonyms_off", False)]:
+        settings = load_settings(data_dir=args.data_dir / label,
+                                 index={"obo_synonyms": enabled})
+        started = time.perf_counter()
+        forms = surface_forms(obo_dir, settings)
+        covered = sum(any(m.casefold() in forms.get(iri, ()) for m in mentions)
+                      for _, iri, mentions in pairs)
+        results[label] = {
+            "lexical_coverage": round(covered / len(pairs), 4),
+            **lane_recall(settings, obo_dir, sample, args.k),
+            "seconds": round(time.perf_counter() - started, 1),
+        }
+    print(json.dumps({
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "pairs": len(pairs), "sample": len(sample), "seed": args.seed, **results,
+    }, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,246 @@
+"""From fused hits to seeds: relevance floor, merge across windows, cap, fill order.
+
+Pure: fused hits and settings in, ranked seeds and counts out. The rules are
+retrieval.md's "From hits to seeds", steps 1-4 (lexical triggers, the symbol
+case check and unit signals are in ``lexical``).
+
+>>> cap_for(windows=3, settings=SeedSettings())
+96
+>>> cap_for(windows=30, settings=SeedSettings(max_atoms=200))
+120
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+
+import numpy as np
+import numpy.typing as npt
+
+from ontoretrieve.fusion import FusedHit, LaneEvidence
+from ontoretrieve.settings_groups import MergeMode, SeedSettings, WindowSettings
+
+__all__ = [
+    "MergedTerm",
+    "Seed",
+    "SeedOrigin",
+    "SelectionCounts",
+    "cap_for",
+    "cap_never_binds",
+    "merge_windows",
+    "select_seeds",
+]
+
+log = logging.getLogger(__name__)
+
+
+class SeedOrigin(StrEnum):
+    RETRIEVED = "retrieved"
+    TRIGGER = "lexical_trigger"
+    UNIT_SIGNAL = "unit_signal"
+
+
+@dataclass(frozen=True, slots=True)
+class MergedTerm:
+    """One term after merging its windows: the score and every window's evidence."""
+
+    iri: str
+    score: float
+    best_fused: float
+    payload: Mapping[str, object]
+    windows: tuple[int, ...]
+    evidence: tuple[tuple[int, LaneEvidence], ...]
+    """(window, lane evidence) pairs."""
+
+    @property
+    def ontology(self) -> str:
+        """The ontology version the term was retrieved from (its content hash)."""
+        return str(self.payload.get("ontology_hash", ""))
+
+    @property
+    def role(self) -> str:
+        return str(self.payload.get("role", "resource"))
+
+
+@dataclass(frozen=True, slots=True)
+class Seed:
+    """A kept term, its score and why it is here."""
+
+    iri: str
+    score: float
+    origin: SeedOrigin
+    payload: Mapping[str, object]
+    fused_score: float | None = None
+    windows: tuple[int, ...] = ()
+    evidence: tuple[tuple[int, LaneEvidence], ...] = ()
+    notes: tuple[str, ...] = field(default=())
+    """Rules that changed it: "raised by trigger", "case demoted", ..."""
+
+    @property
+    def ontology(self) -> str:
+        return str(self.payload.get("ontology_hash", ""))
+
+    @property
+    def role(self) -> str:
+        return str(self.payload.get("role", "resource"))
+
+
+@dataclass(frozen=True, slots=True)
+class SelectionCounts:
+    fused_candidates: int
+    threshold_rejected: int
+    after_merge: int
+    after_ratio: int
+    cap: int | None
+    after_cap: int
+    reserved_by_role: int
+    reserved_by_ontology: int
+
+
+def cap_for(windows: int, settings: SeedSettings) -> int | None:
+    """min(MAX_ATOMS, max(MAX_ATOMS_BASE, SEEDS_PER_WINDOW x windows)); None = no cap."""
+    wanted = max(settings.max_atoms_base, settings.seeds_per_window * windows)
+    return wanted if settings.max_atoms == 0 else min(settings.max_atoms, wanted)
+
+
+def cap_never_binds(seeds: SeedSettings, windows: WindowSettings) -> bool:
+    """True when MAX_ATOMS is above every cap the window count can produce.
+
+    >>> cap_never_binds(SeedSettings(max_atoms=500), WindowSettings())
+    True
+    """
+    most = max(seeds.max_atoms_base, seeds.seeds_per_window * windows.max_windows)
+    return seeds.max_atoms > most
+
+
+def merge_windows(fused: Sequence[Sequence[FusedHit]], mode: MergeMode) -> list[MergedTerm]:
+    """One entry per term: its best window score (max_score) or their sum (sum_score)."""
+    by_iri: dict[str, list[FusedHit]] = {}
+    for hits in fused:
+        for hit in hits:
+            by_iri.setdefault(hit.iri, []).append(hit)
+    merged = []
+    for iri, hits in by_iri.items():
+        best = max(hits, key=lambda h: (h.score, h.tie_break()))
+        score = best.score if mode is MergeMode.MAX_SCORE else sum(h.score for h in hits)
+        merged.append(MergedTerm(
+            iri=iri, score=score, best_fused=best.score, payload=best.payload,
+            windows=tuple(sorted({h.window for h in hits})),
+            evidence=tuple((h.window, e) for h in hits for e in h.evidence)))
+    merged.sort(key=lambda m: (m.score, m.best_fused, m.iri), reverse=True)
+    return merged
+
+
+def select_seeds(
+    fused: Sequence[Sequence[FusedHit]],
+    windows: int,
+    settings: SeedSettings,
+    best_attainable: float,
+    vectors: Callable[[Sequence[str]], Mapping[str, npt.NDArray[np.float32]]] | None = None,
+) -> tuple[list[Seed], SelectionCounts]:
+    """Floor, merge, ratio, cap and fill order; seeds best first.
+
+    ``vectors`` gives dense vectors by IRI, needed only for MMR (mmr_lambda < 1).
+    """
+    candidates = len({h.iri for hits in fused for h in hits})
+    best = max((hits[0].score for hits in fused if hits), default=0.0)
+    if best < settings.min_merged_max_score * best_attainable:
+        return [], SelectionCounts(candidates, candidates, 0, 0, None, 0, 0, 0)
+    merged = merge_windows(fused, settings.cross_query_merge_mode)
+    after_merge = len(merged)
+    if settings.merged_score_ratio > 0 and merged:
+        floor = settings.merged_score_ratio * merged[0].score
+        merged = [m for m in merged if m.score >= floor]
+    after_ratio = len(merged)
+    cap = cap_for(windows, settings)
+    limit = len(merged) if cap is None else cap
+    if settings.mmr_lambda < 1.0:
+        chosen = _mmr(merged, limit, settings.mmr_lambda, vectors)
+        by_role = by_ontology = 0
+    else:
+        chosen, by_role, by_ontology = _fill(merged, limit, settings)
+    chosen.sort(key=lambda m: (m.score, m.best_fused, m.iri), reverse=True)
+    seeds = [Seed(m.iri, m.score, SeedOrigin.RETRIEVED, m.payload, m.best_fused, m.windows,
+                  m.evidence) for m in chosen]
+    return seeds, SelectionCounts(candidates, 0, after_merge, after_ratio, cap, len(seeds),
+                                  by_role, by_ontology)
+
+
+def _fill(merged: list[MergedTerm], limit: int, settings: SeedSettings
+          ) -> tuple[list[MergedTerm], int, int]:
+    """Reserves first (per-role, per-ontology floors), then score order or round robin."""
+    chosen: dict[str, MergedTerm] = {}
+    predicates = [m for m in merged if m.role == "predicate"]
+    for term in predicates[: settings.per_role_atom_floor]:
+        chosen[term.iri] = term
+    by_role = len(chosen)
+    if settings.per_ontology_atom_floor:
+        taken: dict[str, int] = {}
+        for term in merged:  # best first, so each ontology reserves its best terms
+            if taken.get(term.ontology, 0) < settings.per_ontology_atom_floor:
+                taken[term.ontology] = taken.get(term.ontology, 0) + 1
+                chosen.setdefault(term.iri, term)
+    by_ontology = len(chosen) - by_role
+    if len(chosen) > limit:  # reserves alone overflow the cap: keep the best of them
+        kept = sorted(chosen.values(), key=lambda m: m.score, reverse=True)[:limit]
+        return kept, by_role, by_ontology
+    rest = [m for m in merged if m.iri not in chosen]
+    if settings.per_ontology_seed_quota:
+        _round_robin(chosen, rest, limit, settings.per_ontology_seed_quota)
+    else:
+        for term in rest[: limit - len(chosen)]:
+            chosen[term.iri] = term
+    return list(chosen.values()), by_role, by_ontology
+
+
+def _round_robin(chosen: dict[str, MergedTerm], rest: list[MergedTerm], limit: int,
+                 quota: int) -> None:
+    queues: dict[str, list[MergedTerm]] = {}
+    for term in rest:  # rest is best first, so queues and their order are too
+        queues.setdefault(term.ontology, []).append(term)
+    share: dict[str, int] = {}
+    for term in chosen.values():
+        share[term.ontology] = share.get(term.ontology, 0) + 1
+    while len(chosen) < limit:
+        progressed = False
+        for ontology, queue in queues.items():
+            if len(chosen) >= limit:
+                break
+            if queue and share.get(ontology, 0) < quota:
+                term = queue.pop(0)
+                chosen[term.iri] = term
+                share[ontology] = share.get(ontology, 0) + 1
+                progressed = True
+        if not progressed:
+            break
+
+
+def _mmr(merged: list[MergedTerm], limit: int, lam: float,
+         vectors: Callable[[Sequence[str]], Mapping[str, npt.NDArray[np.float32]]] | None
+         ) -> list[MergedTerm]:
+    """Maximal marginal relevance over the dense core vectors."""
+    if not merged:
+        return []
+    found = vectors([m.iri for m in merged]) if vectors else {}
+    top = merged[0].score or 1.0
+    chosen: list[MergedTerm] = []
+    remaining = list(merged)
+    while remaining and len(chosen) < limit:
+        def gain(term: MergedTerm) -> float:
+            vector = found.get(term.iri)
+            redundancy = max((float(vector @ found[c.iri]) for c in chosen
+                              if vector is not None and c.iri in found), default=0.0)
+            return lam * term.score / top - (1 - lam) * redundancy
+
+        pick = max(remaining, key=gain)
+        chosen.append(pick)
+        remaining.remove(pick)
+    return chosen
+
+
+def with_score(seed: Seed, score: float, note: str) -> Seed:
+    """A copy of ``seed`` with a new score and the rule that set it."""
+    return replace(seed, score=score, notes=(*seed.notes, note))
