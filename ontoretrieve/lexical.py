@@ -4,7 +4,7 @@ Pure. The vector index finds the candidate atoms (by exact trigger or folded
 lexeme); these functions decide what happens to the seeds.
 
 >>> text_tokens("a 200 kV source (5mV), at 4-15 days.")
-['a', '200', 'kV', 'source', '5mV', 'mV', '4-15', 'days']
+['a', '200', 'kV', 'source', '5mV', 'mV', 'at', '4-15', 'days']
 >>> unit_signal_tokens("a 200 kV source, 4-15 days and 3 mice")
 ['kV', 'days', 'mice']
 >>> lexeme_variants("days")
