@@ -57,7 +57,7 @@ __all__ = [
     "split_local_name",
 ]
 
-SURFACE_FORM_SCHEME = "sf-1"
+SURFACE_FORM_SCHEME = "sf-2"
 """Version of the text-building rules below; part of the index fingerprint."""
 
 _SKOS = PREFIXES["skos"]

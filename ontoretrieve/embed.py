@@ -80,6 +80,15 @@ class Embedder(Protocol):
 
     def sparse_queries(self, texts: Sequence[str]) -> list[SparseVector]: ...
 
+    def count_tokens(self, text: str) -> int:
+        """Tokens the dense encoder sees for ``text``, special tokens included."""
+        ...
+
+    @property
+    def sequence_limit(self) -> int | None:
+        """Tokens past which the encoder silently truncates."""
+        ...
+
 
 def embedding_identity(settings: EmbedSettings) -> dict[str, str]:
     """What the configured models are, without loading them (for the fingerprint).
@@ -165,6 +174,15 @@ class FastEmbedder:
                 f"cannot load embedding model {settings.dense_model!r}"
                 f"{f' from {model_path}' if model_path else ''}: {exc}") from exc
         self._dimension = int(self.embed_queries(["dimension probe"]).shape[1])
+        from tokenizers import Tokenizer
+
+        # A copy without truncation, so a window over the limit is counted, not cut.
+        encoder_tokenizer = self._dense.model.tokenizer  # type: ignore[attr-defined]
+        truncation = encoder_tokenizer.truncation
+        self._sequence_limit = int(truncation["max_length"]) if truncation else None
+        self._counter = Tokenizer.from_str(encoder_tokenizer.to_str())
+        self._counter.no_truncation()
+        self._counter.no_padding()
 
     @property
     def dimension(self) -> int:
@@ -178,6 +196,13 @@ class FastEmbedder:
     def tokenizer(self) -> object:
         """The encoder's own tokenizer (a ``tokenizers.Tokenizer``)."""
         return self._dense.model.tokenizer  # type: ignore[attr-defined]
+
+    def count_tokens(self, text: str) -> int:
+        return len(self._counter.encode(self.settings.query_prefix + text).ids)
+
+    @property
+    def sequence_limit(self) -> int | None:
+        return self._sequence_limit
 
     def embed_documents(self, texts: Sequence[str]) -> DenseMatrix:
         prefixed = [self.settings.document_prefix + t for t in texts]

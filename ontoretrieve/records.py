@@ -16,6 +16,8 @@ __all__ = [
     "LoadReport",
     "LoadState",
     "OntologyVersion",
+    "SeedEvidence",
+    "SeedFunnel",
     "VersionStatus",
 ]
 
@@ -97,3 +99,45 @@ class LoadState(_Record):
     partial: bool
     failed_files: int
     at: datetime
+
+
+class SeedFunnel(_Record):
+    """What each step from windows to seeds did for one unit."""
+
+    windows_built: int
+    windows: int
+    window_bound: str
+    queries_truncated: int
+    query_sequence_limit: int | None
+    hits_per_lane: dict[str, int]
+    fused_candidates: int
+    threshold_rejected: int
+    after_merge: int
+    after_ratio: int
+    cap: int | None
+    after_cap: int
+    reserved_by_role: int
+    reserved_by_ontology: int
+    added_by_triggers: int
+    raised_by_triggers: int
+    case_demoted: int
+    case_dropped: int
+    added_by_unit_signals: int
+    final_seeds: int
+
+
+class SeedEvidence(_Record):
+    """Why one seed is here: its lanes, windows and ranks, or the rule that added it."""
+
+    iri: str
+    score: float
+    origin: str
+    ontology_iri: str
+    ontology_version: str | None
+    ontology_hash: str
+    role: str
+    fused_score: float | None
+    windows: list[int]
+    lanes: list[dict[str, float | int | str]]
+    """One entry per (window, lane): window, lane, rank, raw_score."""
+    notes: list[str]

@@ -299,4 +299,5 @@ def _payload(atom: Atom) -> dict[str, object]:
         "labels": list(atom.labels),
         "symbols": list(atom.symbols),
         "triggers": list(atom.triggers),
+        "lexemes": sorted({x.casefold() for x in (*atom.labels, *atom.symbols)}),
     }

@@ -130,6 +130,25 @@ class QdrantClientIndex:
         return [[LaneHit(str(p.id), float(p.score), dict(p.payload or {}))
                  for p in response.points] for response in responses]
 
+    def matching(self, field: str, values: Sequence[str], limit: int = 256
+                 ) -> list[dict[str, Any]]:
+        if not values:
+            return []
+        records, _ = self._call(self._client.scroll, self.collection,
+                                scroll_filter=_any_of(field, values), limit=limit,
+                                with_payload=True, with_vectors=False)
+        return [dict(r.payload or {}) for r in records]
+
+    def core_vectors(self, iris: Sequence[str]) -> dict[str, DenseVector]:
+        if not iris:
+            return {}
+        records, _ = self._call(self._client.scroll, self.collection,
+                                scroll_filter=_any_of("iri", iris), limit=len(iris) * 4,
+                                with_payload=["iri"], with_vectors=[Lane.CORE.value])
+        return {str((r.payload or {})["iri"]): np.asarray(r.vector[Lane.CORE.value],
+                                                          dtype=np.float32)
+                for r in records}
+
     def count(self, ontology_hash: str | None = None) -> int:
         condition = _any_of("ontology_hash", [ontology_hash]) if ontology_hash else None
         return int(self._call(self._client.count, self.collection, count_filter=condition,

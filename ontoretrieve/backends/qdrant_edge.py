@@ -108,6 +108,27 @@ class EdgeIndex:
         return [[LaneHit(str(p.id), float(p.score), dict(p.payload or {})) for p in hits]
                 for hits in results]
 
+    def matching(self, field: str, values: Sequence[str], limit: int = 256
+                 ) -> list[dict[str, Any]]:
+        if not values:
+            return []
+        records, _ = self._shard.scroll(qe.ScrollRequest(
+            limit=limit, filter=_any_of(field, values), with_payload=True, with_vector=False))
+        return [dict(r.payload or {}) for r in records]
+
+    def core_vectors(self, iris: Sequence[str]) -> dict[str, DenseVector]:
+        if not iris:
+            return {}
+        records, _ = self._shard.scroll(qe.ScrollRequest(
+            limit=len(iris) * 4, filter=_any_of("iri", iris), with_payload=["iri"],
+            with_vector=[Lane.CORE.value]))
+        found: dict[str, DenseVector] = {}
+        for record in records:
+            vector: Any = record.vector
+            found[str((record.payload or {})["iri"])] = np.asarray(vector[Lane.CORE.value],
+                                                                   dtype=np.float32)
+        return found
+
     def count(self, ontology_hash: str | None = None) -> int:
         condition = _any_of("ontology_hash", [ontology_hash]) if ontology_hash else None
         return int(self._shard.count(qe.CountRequest(filter=condition, exact=True)))

@@ -37,7 +37,9 @@ __all__ = [
 ]
 
 KEYWORD_FIELDS = ("ontology_iri", "ontology_version", "ontology_hash", "iri", "atom_id",
-                  "text_hash")
+                  "text_hash", "triggers", "lexemes")
+"""Keyword-indexed payload fields; ``triggers`` (case-preserved) and ``lexemes``
+(case-folded labels and symbols) serve the exact-match lanes."""
 
 DenseVector = npt.NDArray[np.float32]
 
@@ -98,6 +100,15 @@ class VectorIndex(Protocol):
     def search(self, lane: Lane, queries: Sequence[DenseVector] | Sequence[SparseVector],
                limit: int) -> list[list[LaneHit]]:
         """One ranked hit list per query, best first, in one batch where possible."""
+        ...
+
+    def matching(self, field: str, values: Sequence[str], limit: int = 256
+                 ) -> list[dict[str, Any]]:
+        """Payloads of points whose keyword ``field`` equals one of ``values``."""
+        ...
+
+    def core_vectors(self, iris: Sequence[str]) -> dict[str, DenseVector]:
+        """Core vectors by IRI (any one point per IRI), for MMR."""
         ...
 
     def count(self, ontology_hash: str | None = None) -> int:

@@ -1,0 +1,144 @@
+"""From fused hits to seeds: each rule of retrieval.md's steps 1-7."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ontoretrieve.backends.vector_index import Lane
+from ontoretrieve.fusion import FusedHit, LaneEvidence
+from ontoretrieve.lexical import apply_triggers, apply_unit_signals, symbol_case_check
+from ontoretrieve.seeds import Seed, SeedOrigin, cap_for, select_seeds
+from ontoretrieve.settings_groups import (
+    MergeMode,
+    SeedSettings,
+    SymbolCasePolicy,
+    TriggerFusion,
+    TriggerSettings,
+)
+
+NO_FLOORS = {"per_role_atom_floor": 0, "per_ontology_atom_floor": 0}
+
+
+def fh(iri: str, score: float, window: int = 0, role: str = "resource", onto: str = "o1",
+       **payload: object) -> FusedHit:
+    return FusedHit(iri, score, {"iri": iri, "role": role, "ontology_hash": onto, **payload},
+                    window, (LaneEvidence(Lane.CORE, 1, score),))
+
+
+def seeds_of(fused: list[list[FusedHit]], windows: int = 1, **settings: object) -> list[str]:
+    seeds, _ = select_seeds(fused, windows, SeedSettings(**{**NO_FLOORS, **settings}), 1.0)
+    return [s.iri for s in seeds]
+
+
+def test_relevance_floor_rejects_the_whole_unit() -> None:
+    fused = [[fh("a", 0.17), fh("b", 0.1)]]
+    seeds, counts = select_seeds(fused, 1, SeedSettings(), 1.0)
+    assert seeds == [] and counts.threshold_rejected == 2
+    assert seeds_of([[fh("a", 0.19)]]) == ["a"]
+    # The floor is a fraction of the best attainable score.
+    seeds, _ = select_seeds([[fh("a", 0.019)]], 1, SeedSettings(**NO_FLOORS), 0.1)
+    assert [s.iri for s in seeds] == ["a"]
+
+
+def test_merge_modes() -> None:
+    fused = [[fh("a", 0.5, 0), fh("b", 0.4, 0)], [fh("b", 0.4, 1)]]
+    assert seeds_of(fused) == ["a", "b"]
+    assert seeds_of(fused, cross_query_merge_mode=MergeMode.SUM_SCORE) == ["b", "a"]
+
+
+def test_merged_score_ratio() -> None:
+    fused = [[fh("a", 1.0), fh("b", 0.5), fh("c", 0.49)]]
+    assert seeds_of(fused, merged_score_ratio=0.5) == ["a", "b"]
+
+
+@given(windows=st.integers(0, 100), base=st.integers(0, 200), per=st.integers(0, 10),
+       most=st.integers(0, 300))
+def test_cap_formula(windows: int, base: int, per: int, most: int) -> None:
+    config = SeedSettings(max_atoms=most, max_atoms_base=base, seeds_per_window=per)
+    expected = None if most == 0 else min(most, max(base, per * windows))
+    if most == 0:
+        assert cap_for(windows, config) == max(base, per * windows)
+    else:
+        assert cap_for(windows, config) == expected
+
+
+def test_cap_binds() -> None:
+    fused = [[fh(f"t{i}", 1 - i / 100) for i in range(20)]]
+    assert len(seeds_of(fused, max_atoms=5, max_atoms_base=5)) == 5
+    assert len(seeds_of(fused, max_atoms=0, max_atoms_base=3, seeds_per_window=0)) == 3
+
+
+def test_per_role_floor_reserves_predicates() -> None:
+    fused = [[*(fh(f"c{i}", 0.9 - i / 100) for i in range(5)), fh("p", 0.2, role="predicate")]]
+    assert "p" not in seeds_of(fused, max_atoms=3, max_atoms_base=3)
+    assert "p" in seeds_of(fused, max_atoms=3, max_atoms_base=3, per_role_atom_floor=1)
+
+
+def test_per_ontology_floor_lets_a_small_module_in() -> None:
+    fused = [[*(fh(f"big{i}", 0.9 - i / 100, onto="big") for i in range(5)),
+              fh("small", 0.2, onto="small")]]
+    assert "small" not in seeds_of(fused, max_atoms=3, max_atoms_base=3)
+    assert "small" in seeds_of(fused, max_atoms=3, max_atoms_base=3, per_ontology_atom_floor=1)
+
+
+def test_per_ontology_quota_round_robin() -> None:
+    fused = [[fh("a1", 0.9, onto="a"), fh("a2", 0.8, onto="a"), fh("a3", 0.7, onto="a"),
+              fh("b1", 0.3, onto="b"), fh("b2", 0.2, onto="b")]]
+    chosen = seeds_of(fused, max_atoms=4, max_atoms_base=4, per_ontology_seed_quota=2)
+    assert sorted(chosen) == ["a1", "a2", "b1", "b2"]
+
+
+def test_mmr_prefers_diversity() -> None:
+    vectors = {"a": np.array([1.0, 0.0]), "a2": np.array([1.0, 0.0]), "b": np.array([0.0, 1.0])}
+    fused = [[fh("a", 0.9), fh("a2", 0.89), fh("b", 0.5)]]
+    seeds, _ = select_seeds(fused, 1, SeedSettings(max_atoms=2, max_atoms_base=2,
+                                                   mmr_lambda=0.5, **NO_FLOORS), 1.0,
+                            vectors=lambda iris: {i: vectors[i].astype(np.float32)
+                                                  for i in iris})
+    assert {s.iri for s in seeds} == {"a", "b"}
+
+
+def seed(iri: str, score: float, **payload: object) -> Seed:
+    return Seed(iri, score, SeedOrigin.RETRIEVED, {"iri": iri, **payload}, score)
+
+
+def test_triggers_raise_and_add_outside_the_cap() -> None:
+    seeds = [seed("kept", 0.2)]
+    matches = [{"iri": "kept"}, {"iri": "new1"}, {"iri": "new2"}]
+    result, added, raised = apply_triggers(seeds, matches, TriggerSettings(max_atoms=1))
+    assert (added, raised) == (1, 1)
+    assert {s.iri: s.score for s in result} == {"kept": 0.35, "new1": 0.35}
+    append, added, raised = apply_triggers(seeds, matches,
+                                           TriggerSettings(fusion=TriggerFusion.APPEND))
+    assert raised == 0 and len(append) == 3 and append[-1].iri == "kept"
+    assert [s.score for s in append if s.iri == "kept"] == [0.2]
+
+
+def test_default_trigger_score_sits_below_a_rank_one_hit() -> None:
+    assert TriggerSettings().score < 0.42
+
+
+@pytest.mark.parametrize(("policy", "expected"), [
+    (SymbolCasePolicy.DEMOTE, {"MegaV": 0.25, "MilliV": 0.5, "Volt": 0.5}),
+    (SymbolCasePolicy.DROP, {"MilliV": 0.5, "Volt": 0.5}),
+    (SymbolCasePolicy.KEEP, {"MegaV": 0.5, "MilliV": 0.5, "Volt": 0.5}),
+])
+def test_symbol_case_check(policy: SymbolCasePolicy, expected: dict[str, float]) -> None:
+    seeds = [seed("MegaV", 0.5, symbols=["MV"]), seed("MilliV", 0.5, symbols=["mV"]),
+             seed("Volt", 0.5, labels=["volt"])]
+    result, _, _ = symbol_case_check(seeds, "a 5 mV pulse", policy, 0.5)
+    assert {s.iri: s.score for s in result} == expected
+
+
+def test_unit_signals_prefer_exact_case() -> None:
+    matches = {"mV": [{"iri": "MegaV", "symbols": ["MV"], "labels": ["megavolt"]},
+                      {"iri": "MilliV", "symbols": ["mV"], "labels": ["millivolt"]}],
+               "days": [{"iri": "DAY", "symbols": ["d"], "labels": ["day"]}]}
+    result, added = apply_unit_signals([], ["mV", "days"], matches, TriggerSettings(),
+                                       SymbolCasePolicy.DEMOTE, 0.5)
+    scores = {s.iri: s.score for s in result}
+    assert added == 3 and scores["MilliV"] > scores["MegaV"] and scores["DAY"] == 0.35
+    assert all(s.origin is SeedOrigin.UNIT_SIGNAL for s in result)
