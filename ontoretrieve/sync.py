@@ -25,6 +25,7 @@ Beyond the reference (which re-embeds everything at every start):
 
 from __future__ import annotations
 
+import os
 import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
@@ -159,8 +160,16 @@ class IndexSync:
         if state is not None and not rebuild:
             check_fingerprint(state, self.fingerprint, str(self.state_path.parent))
         old_location = None
+        # A rebuild keeps its progress apart until the switch, so the index in
+        # use stays whole (and in use) until the new one is complete.
+        work_path = self.state_path
         if state is None or rebuild:
             old_location = state.location if state else None
+            if state is not None:
+                work_path = self.state_path.with_name("state.rebuild.json")
+                abandoned = IndexState.load(work_path)  # an earlier rebuild was killed
+                if abandoned is not None and abandoned.location != state.location:
+                    self._drop_location(abandoned.location)
             state = IndexState(backend=self.settings.vector_index.backend.value,
                                location=self._new_location(),
                                dimension=self.embedder.dimension,
@@ -181,7 +190,7 @@ class IndexSync:
             done = 0
             for content_hash, atoms in jobs:
                 state.pending = sorted(set(state.pending) | {content_hash})
-                state.save(self.state_path)
+                state.save(work_path)
                 for start in range(0, len(atoms), _CHUNK):
                     chunk = atoms[start:start + _CHUNK]
                     self._write(index, chunk, counters)
@@ -194,7 +203,7 @@ class IndexSync:
                     ontology_iri=first.ontology_iri, version=first.version,
                     sources=[v.source for v in desired[content_hash]], atoms=len(atoms))
                 state.pending = [h for h in state.pending if h != content_hash]
-                state.save(self.state_path)
+                state.save(work_path)
             for content_hash in plan.keep:  # sources may have moved or been added
                 state.ontologies[content_hash].sources = [v.source for v in desired[content_hash]]
             if plan.remove:
@@ -210,7 +219,9 @@ class IndexSync:
             atoms_total = index.count()
         finally:
             index.close()
-        state.save(self.state_path)  # the switch: a rebuild becomes visible here
+        state.save(work_path)
+        if work_path != self.state_path:
+            os.replace(work_path, self.state_path)  # the switch: the rebuild becomes visible
         if old_location is not None and old_location != state.location:
             self._drop_location(old_location)
         return SyncReport(
