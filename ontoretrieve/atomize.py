@@ -57,7 +57,7 @@ __all__ = [
     "split_local_name",
 ]
 
-SURFACE_FORM_SCHEME = "sf-2"
+SURFACE_FORM_SCHEME = "sf-3"
 """Version of the text-building rules below; part of the index fingerprint."""
 
 _SKOS = PREFIXES["skos"]
@@ -108,9 +108,16 @@ _STRUCTURAL = frozenset({_TYPE, RDFS + "domain", RDFS + "range", RDFS + "isDefin
                          RDFS + "seeAlso", OWL + "versionIRI", OWL + "imports",
                          OWL + "priorVersion", OWL + "backwardCompatibleWith",
                          OWL + "incompatibleWith", *PARENT_PREDICATES})
-_EDGE_LIMIT = 12
-_INCOMING_LIMIT = 4
-_DESCRIPTION_CHARS = 400
+# Text budgets. MiniLM was trained on short texts and mean-pools its tokens, so a
+# long text dilutes the label that a query must match, and embedding cost grows
+# with length (GO at 400-character descriptions averaged 130 tokens a text and
+# 40 texts/s; these budgets keep texts under about 80 tokens).
+_PARENT_LIMIT = 4
+_EDGE_LIMIT = 6
+_INCOMING_LIMIT = 3
+_NAME_LIMIT = 3
+_DESCRIPTION_CHARS = 240
+_NEIGHBORHOOD_CHARS = 360
 _OPAQUE_ID = re.compile(r"^[A-Za-z]+_\d+$")
 _CAMEL_WORD = re.compile(r"^[A-Za-z][a-z]+(?:[A-Z][a-z]+)+$")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=\d)")
@@ -275,15 +282,18 @@ def _atom(iri: str, view: _OntologyView, source: AtomSource, index: IndexSetting
     role = Role.PREDICATE if (set(types) & _PROPERTY_TYPES or iri in view.predicates) else (
         Role.RESOURCE)
     informative = [view.name(t) for t in types if t not in _GENERIC_TYPES]
-    domains = [view.name(d) for d in view.objects(iri, RDFS + "domain")]
-    ranges = [view.name(r) for r in view.objects(iri, RDFS + "range")]
-    descriptions = [_clip(d) for d in view.literals(iri, view.description_predicates, 2)]
+    domains = [view.name(d) for d in view.objects(iri, RDFS + "domain")][:_NAME_LIMIT]
+    ranges = [view.name(r) for r in view.objects(iri, RDFS + "range")][:_NAME_LIMIT]
+    descriptions = view.literals(iri, view.description_predicates, 2)
+    described = _clip(" ".join(d if d.endswith(".") else d + "." for d in descriptions),
+                      _DESCRIPTION_CHARS)
 
     core = primary + (f" ({', '.join(informative)})" if informative else "") + "."
     others = [label for label in labels[1:] if label != primary]
     if others:
         core += f" Also: {', '.join(others)}."
-    core += "".join(f" {d}" if d.endswith(".") else f" {d}." for d in descriptions)
+    if described:
+        core += f" {described}"
     if domains:
         core += f" Domain: {', '.join(domains)}."
     if ranges:
@@ -313,7 +323,7 @@ def _atom(iri: str, view: _OntologyView, source: AtomSource, index: IndexSetting
 def _neighborhood(iri: str, primary: str, view: _OntologyView, domains: list[str],
                   ranges: list[str]) -> str:
     parents = [view.name(p) for predicate in PARENT_PREDICATES
-               for p in view.objects(iri, predicate)]
+               for p in view.objects(iri, predicate)][:_PARENT_LIMIT]
     edges: list[str] = []
     for predicate, obj in view.outgoing.get(iri, ()):
         if predicate in _STRUCTURAL or len(edges) >= _EDGE_LIMIT:
@@ -343,7 +353,7 @@ def _neighborhood(iri: str, primary: str, view: _OntologyView, domains: list[str
         parts.append(f"Relations: {'; '.join(edges)}.")
     if incoming:
         parts.append(f"Used by: {'; '.join(incoming)}.")
-    return f"{primary}. {' '.join(parts)}" if parts else ""
+    return _clip(f"{primary}. {' '.join(parts)}", _NEIGHBORHOOD_CHARS) if parts else ""
 
 
 def _restriction(node: ox.BlankNode, view: _OntologyView) -> str:
@@ -389,9 +399,13 @@ def _code_shaped(label: str) -> bool:
                                                          and len(label) <= 4))
 
 
-def _clip(text: str) -> str:
+def _clip(text: str, limit: int) -> str:
+    """At most ``limit`` characters, cut at a word boundary."""
     text = " ".join(text.split())
-    return text if len(text) <= _DESCRIPTION_CHARS else text[: _DESCRIPTION_CHARS - 1] + "…"
+    if len(text) <= limit:
+        return text
+    cut = text.rfind(" ", 0, limit)
+    return text[: cut if cut > limit // 2 else limit].rstrip(",;:") + "…"
 
 
 def _hash(*parts: str) -> str:
