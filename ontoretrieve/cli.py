@@ -32,7 +32,7 @@ from rich.table import Table
 from ontoretrieve.backends import TripleStore, open_triple_store
 from ontoretrieve.catalog_store import Catalog
 from ontoretrieve.errors import OntoRetrieveError
-from ontoretrieve.pipeline import index_status, sync_index
+from ontoretrieve.pipeline import SeedRetriever, index_status, sync_index
 from ontoretrieve.records import LoadReport
 from ontoretrieve.settings import Settings, load_settings, reference_names, setting_origins
 from ontoretrieve.sync import SyncReport
@@ -235,6 +235,49 @@ def index_status_command(data_dir: DataDir = None, config: ConfigFile = None,
                   "pending: run ontoretrieve index[/]")
     for key, (old, new) in status.fingerprint_differences.items():
         out.print(f"[red]fingerprint differs: {key}: index {old!r}, settings {new!r}[/]")
+
+
+@app.command("seeds")
+def seeds_command(
+    text: Annotated[str | None, typer.Argument(help="The text to find terms for.")] = None,
+    file: Annotated[Path | None, typer.Option("--file", help="Read the text from a file.")
+                    ] = None,
+    limit: Annotated[int, typer.Option("--limit", help="Seeds to print (table only).")] = 20,
+    data_dir: DataDir = None,
+    config: ConfigFile = None,
+    as_json: AsJson = False,
+) -> None:
+    """Rank the catalog terms a text is about (the query path up to the seeds)."""
+    with _errors_to_exit():
+        if (text is None) == (file is None):
+            raise OntoRetrieveError("give the text as an argument or with --file, not both")
+        body = text if text is not None else _read_text(file)  # type: ignore[arg-type]
+        settings = _settings(data_dir, config)
+        retriever = SeedRetriever.open(settings)
+        try:
+            result = retriever.seeds(body)
+        finally:
+            retriever.close()
+    if as_json:
+        _print_json(result.model_dump(mode="json"))
+        return
+    table = Table("#", "term", "score", "origin", "ontology", "lanes (window:lane@rank)")
+    for rank, seed in enumerate(result.seeds[:limit], start=1):
+        lanes = " ".join(f"{e['window']}:{e['lane']}@{e['rank']}" for e in seed.lanes[:6])
+        table.add_row(str(rank), seed.iri, f"{seed.score:.3f}", seed.origin,
+                      _short(seed.ontology_iri, 40), lanes or ", ".join(seed.notes))
+    out.print(table)
+    funnel = result.funnel
+    out.print(f"{funnel.windows} windows, {funnel.fused_candidates} candidates, "
+              f"{funnel.final_seeds} seeds; "
+              + ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in result.seconds.items()))
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise OntoRetrieveError(f"cannot read {path}: {exc}") from exc
 
 
 def _sync_with_progress(settings: Settings, store: TripleStore, path: Path | None,

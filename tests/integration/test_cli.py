@@ -101,3 +101,30 @@ def test_index_with_changed_settings_names_the_rebuild(
                                             "--json"]).stdout)
     assert status["fingerprint_matches"] is False
     assert "index.minimal_label_limit" in status["fingerprint_differences"]
+
+
+def test_seeds_json_lists_ranked_iris_with_evidence(tmp_path: Path, catalog_dir: Path) -> None:
+    data = str(tmp_path / "data")
+    assert runner.invoke(app, ["index", "--catalog", str(catalog_dir), "--data-dir", data,
+                               "--json"]).exit_code == 0
+    result = runner.invoke(app, ["seeds", "Each sensor observes an observable property.",
+                                 "--data-dir", data, "--json"])
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    iris = [s["iri"] for s in payload["seeds"]]
+    assert "http://example.org/mini#Sensor" in iris[:3]
+    scores = [s["score"] for s in payload["seeds"]]
+    assert scores == sorted(scores, reverse=True)
+    assert payload["funnel"]["final_seeds"] == len(iris)
+    text_file = tmp_path / "unit.txt"
+    text_file.write_text("A thermal sensor.")
+    assert runner.invoke(app, ["seeds", "--file", str(text_file), "--data-dir", data]
+                         ).exit_code == 0
+    both = runner.invoke(app, ["seeds", "x", "--file", str(text_file), "--data-dir", data])
+    assert both.exit_code == 2 and "not both" in both.output
+
+
+def test_seeds_without_an_index_says_what_to_run(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["seeds", "anything", "--data-dir", str(tmp_path / "none")])
+    assert result.exit_code == 2
+    assert "ontoretrieve index" in result.output
