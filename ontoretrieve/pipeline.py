@@ -133,7 +133,13 @@ def sync_index(
         new_location=_new_location(settings, tenant),
         drop_location=_drop_location(settings, tenant),
     )
-    return report, sync.run(rebuild=rebuild, progress=progress)
+    result = sync.run(rebuild=rebuild, progress=progress)
+    if result.rebuilt and settings.vector_index.backend is VectorBackend.EDGE:
+        # Shards left by rebuilds that were killed before their switch.
+        for folder in tenant_dir(settings, tenant).glob("edge_*"):
+            if folder.name != result.location:
+                shutil.rmtree(folder, ignore_errors=True)
+    return report, result
 
 
 def open_query_index(settings: Settings, tenant: str = DEFAULT_TENANT
