@@ -142,3 +142,17 @@ def test_unit_signals_prefer_exact_case() -> None:
     scores = {s.iri: s.score for s in result}
     assert added == 3 and scores["MilliV"] > scores["MegaV"] and scores["DAY"] == 0.35
     assert all(s.origin is SeedOrigin.UNIT_SIGNAL for s in result)
+
+
+def test_start_up_warns_when_max_atoms_can_never_bind(caplog: pytest.LogCaptureFixture) -> None:
+    from ontoretrieve.pipeline import SeedRetriever
+    from ontoretrieve.settings import load_settings
+
+    never = load_settings(seeds={"max_atoms": 500})  # cap is at most max(96, 4 x 16) = 96
+    with caplog.at_level("WARNING"):
+        SeedRetriever(never, index=None, embedder=None)  # type: ignore[arg-type]
+    assert "can never bind" in caplog.text
+    caplog.clear()
+    with caplog.at_level("WARNING"):
+        SeedRetriever(load_settings(), index=None, embedder=None)  # type: ignore[arg-type]
+    assert "can never bind" not in caplog.text
