@@ -43,6 +43,16 @@ class SeedOrigin(StrEnum):
     UNIT_SIGNAL = "unit_signal"
 
 
+def _ontology_of(term: MergedTerm | Seed) -> str:
+    """The ontology version a term was retrieved from (its content hash)."""
+    return str(term.payload.get("ontology_hash", ""))
+
+
+def _role_of(term: MergedTerm | Seed) -> str:
+    """``predicate`` or ``resource``."""
+    return str(term.payload.get("role", "resource"))
+
+
 @dataclass(frozen=True, slots=True)
 class MergedTerm:
     """One term after merging its windows: the score and every window's evidence."""
@@ -55,14 +65,8 @@ class MergedTerm:
     evidence: tuple[tuple[int, LaneEvidence], ...]
     """(window, lane evidence) pairs."""
 
-    @property
-    def ontology(self) -> str:
-        """The ontology version the term was retrieved from (its content hash)."""
-        return str(self.payload.get("ontology_hash", ""))
-
-    @property
-    def role(self) -> str:
-        return str(self.payload.get("role", "resource"))
+    ontology = property(_ontology_of)
+    role = property(_role_of)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,13 +83,8 @@ class Seed:
     notes: tuple[str, ...] = field(default=())
     """Rules that changed it: "raised by trigger", "case demoted", ..."""
 
-    @property
-    def ontology(self) -> str:
-        return str(self.payload.get("ontology_hash", ""))
-
-    @property
-    def role(self) -> str:
-        return str(self.payload.get("role", "resource"))
+    ontology = property(_ontology_of)
+    role = property(_role_of)
 
 
 @dataclass(frozen=True, slots=True)
