@@ -16,6 +16,7 @@ from qdrant_client import QdrantClient, models
 from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedResponse
 
 from ontoretrieve.backends.vector_index import (
+    HIT_FIELDS,
     KEYWORD_FIELDS,
     DenseVector,
     IndexPoint,
@@ -124,7 +125,7 @@ class QdrantClientIndex:
         if not queries:
             return []
         requests = [models.QueryRequest(query=_query_vector(q), using=lane.value, limit=limit,
-                                        with_payload=True) for q in queries]
+                                        with_payload=HIT_FIELDS) for q in queries]
         responses = self._call(self._client.query_batch_points, self.collection,
                                requests=requests)
         return [[LaneHit(str(p.id), float(p.score), dict(p.payload or {}))

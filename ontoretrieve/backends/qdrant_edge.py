@@ -15,6 +15,7 @@ import numpy as np
 import qdrant_edge as qe
 
 from ontoretrieve.backends.vector_index import (
+    HIT_FIELDS,
     KEYWORD_FIELDS,
     DenseVector,
     IndexPoint,
@@ -101,7 +102,7 @@ class EdgeIndex:
         requests = [
             qe.QueryRequest(limit=limit, query=qe.Query.Nearest(_query_vector(q),
                                                                 using=lane.value),
-                            with_payload=True)
+                            with_payload=HIT_FIELDS)
             for q in queries
         ]
         results = self._shard.query_batch(qe.QueryBatchRequest(requests))

@@ -27,6 +27,7 @@ from ontoretrieve.embed import SparseVector
 from ontoretrieve.errors import IndexError_
 
 __all__ = [
+    "HIT_FIELDS",
     "KEYWORD_FIELDS",
     "IndexPoint",
     "Lane",
@@ -40,6 +41,10 @@ KEYWORD_FIELDS = ("ontology_iri", "ontology_version", "ontology_hash", "iri", "a
                   "text_hash", "triggers", "lexemes")
 """Keyword-indexed payload fields; ``triggers`` (case-preserved) and ``lexemes``
 (case-folded labels and symbols) serve the exact-match lanes."""
+
+HIT_FIELDS = ["iri", "ontology_iri", "ontology_version", "ontology_hash", "role", "is_header",
+              "labels", "symbols"]
+"""The payload a search hit carries: what fusion and the seed rules read (not the texts)."""
 
 DenseVector = npt.NDArray[np.float32]
 
