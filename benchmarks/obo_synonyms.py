@@ -29,13 +29,13 @@ from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from ontoretrieve.atomize import AtomSource, atomize  # noqa: E402
-from ontoretrieve.backends import OxigraphStore  # noqa: E402
-from ontoretrieve.backends.vector_index import Lane  # noqa: E402
-from ontoretrieve.catalog import parse_file  # noqa: E402
-from ontoretrieve.catalog_store import Catalog  # noqa: E402
-from ontoretrieve.pipeline import make_embedder, open_query_index, sync_index  # noqa: E402
-from ontoretrieve.settings import Settings, load_settings  # noqa: E402
+from ontoretrieve.atomize import AtomSource, atomize
+from ontoretrieve.backends import OxigraphStore
+from ontoretrieve.backends.vector_index import Lane
+from ontoretrieve.catalog import parse_file
+from ontoretrieve.catalog_store import Catalog
+from ontoretrieve.pipeline import make_embedder, open_query_index, sync_index
+from ontoretrieve.settings import Settings, load_settings
 
 
 def gold_pairs(units_file: Path) -> list[tuple[str, str, list[str]]]:

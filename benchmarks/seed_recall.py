@@ -31,8 +31,8 @@ from typing import Any
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from ontoretrieve.pipeline import SeedRetriever  # noqa: E402
-from ontoretrieve.settings import load_settings  # noqa: E402
+from ontoretrieve.pipeline import SeedRetriever
+from ontoretrieve.settings import load_settings
 
 
 def parse_sets(pairs: list[str]) -> dict[str, dict[str, Any]]:
