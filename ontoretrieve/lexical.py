@@ -16,7 +16,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-
 from ontoretrieve.seeds import Seed, SeedOrigin, with_score
 from ontoretrieve.settings_groups import SymbolCasePolicy, TriggerFusion, TriggerSettings
 
@@ -29,10 +28,10 @@ __all__ = [
     "unit_signal_tokens",
 ]
 
-_EDGE_PUNCTUATION = "()[]{},;:.!?\"'“”‘’"
+_EDGE_PUNCTUATION = "()[]{},;:.!?\"'\u201c\u201d\u2018\u2019"  # with typographic quotes
 _LEADING_NUMBER = re.compile(r"^[-+]?\d+(?:[.,]\d+)*")
 _UNIT_SIGNAL = re.compile(
-    r"(?<![\w.])\d+(?:[.,]\d+)?(?:\s*[-–]\s*\d+(?:[.,]\d+)?)?\s*"
+    r"(?<![\w.])\d+(?:[.,]\d+)?(?:\s*[-\u2013]\s*\d+(?:[.,]\d+)?)?\s*"
     r"(?P<unit>[A-Za-zµμΩ°%][A-Za-zµμΩ°%0-9/·^\-]*)")
 
 

@@ -23,8 +23,8 @@ from ontoretrieve.backends.vector_index import VectorIndex
 from ontoretrieve.catalog_store import Catalog, ProgressCallback
 from ontoretrieve.embed import Embedder, FastEmbedder, embedding_identity
 from ontoretrieve.fingerprint import fingerprint
-from ontoretrieve.index_state import IndexState
 from ontoretrieve.fusion import best_attainable, fuse_window
+from ontoretrieve.index_state import IndexState
 from ontoretrieve.lanes import search_lanes
 from ontoretrieve.lexical import (
     apply_triggers,

@@ -41,13 +41,15 @@ TokenCounter = Callable[[str], int]
 """Tokens the encoder sees for a text, special tokens included."""
 
 _BOUNDARY = re.compile(r"[.!?]+[\"')\]]*\s+")
-_ABBREVIATIONS = frozenset("""
-fig figs eq eqs ref refs no nos vol vols pp p ch chap sect sec tab suppl app
-dr mr mrs ms prof st jr sr inc ltd co corp dept univ approx ca cf vs viz al etc resp
-e.g i.e et jan feb mar apr jun jul aug sep sept oct nov dec u.s
-""".split())
+_ABBREVIATIONS = frozenset({
+    "fig", "figs", "eq", "eqs", "ref", "refs", "no", "nos", "vol", "vols", "pp", "p", "ch",
+    "chap", "sect", "sec", "tab", "suppl", "app", "dr", "mr", "mrs", "ms", "prof", "st", "jr",
+    "sr", "inc", "ltd", "co", "corp", "dept", "univ", "approx", "ca", "cf", "vs", "viz", "al",
+    "etc", "resp", "e.g", "i.e", "et", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep",
+    "sept", "oct", "nov", "dec", "u.s",
+})
 _MEASURE_TAIL = re.compile(r"\d(?:[.,]\d+)?\s*$")
-_MEASURE_HEAD = re.compile(r"^(?:[-–]\s*\d|[%°µμΩ]|[A-Za-zµμΩ°]{1,5}\b)")
+_MEASURE_HEAD = re.compile(r"^(?:[-\u2013]\s*\d|[%°µμΩ]|[A-Za-zµμΩ°]{1,5}\b)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,4 +258,4 @@ def _inside_measurement(text: str, cut: int) -> bool:
     after = text[cut:cut + 24].lstrip()
     if _MEASURE_TAIL.search(before) and _MEASURE_HEAD.match(after):
         return True
-    return bool(re.search(r"\d\s*[-–]\s*$", before) and re.match(r"\d", after))
+    return bool(re.search(r"\d\s*[-\u2013]\s*$", before) and re.match(r"\d", after))
