@@ -22,6 +22,7 @@ from ontoretrieve.backends.qdrant_edge import EdgeIndex
 from ontoretrieve.backends.vector_index import VectorIndex
 from ontoretrieve.catalog_store import Catalog, ProgressCallback
 from ontoretrieve.embed import Embedder, FastEmbedder, embedding_identity
+from ontoretrieve.errors import CatalogPathError
 from ontoretrieve.fingerprint import fingerprint
 from ontoretrieve.fusion import best_attainable, fuse_window
 from ontoretrieve.index_state import IndexState
@@ -125,8 +126,13 @@ def sync_index(
     """Load ``catalog_path`` (when given) into the store, then sync the index to it."""
     catalog = Catalog(store)
     report = catalog.load(catalog_path, progress=load_progress) if catalog_path else None
+    state_path = tenant_dir(settings, tenant) / "state.json"
+    if report is None and not state_path.exists() and not catalog.versions():
+        raise CatalogPathError(
+            f"the catalog in {store.description} is empty and {settings.catalog.path!r} "
+            "does not exist: run `ontoretrieve index --catalog PATH` or set catalog.path")
     sync = IndexSync(
-        settings, catalog, tenant_dir(settings, tenant) / "state.json",
+        settings, catalog, state_path,
         configured_fingerprint(settings),
         embedder=(lambda: embedder) if embedder is not None else lambda: make_embedder(settings),
         open_index=_open_index(settings, tenant),

@@ -128,3 +128,11 @@ def test_seeds_without_an_index_says_what_to_run(tmp_path: Path) -> None:
     result = runner.invoke(app, ["seeds", "anything", "--data-dir", str(tmp_path / "none")])
     assert result.exit_code == 2
     assert "ontoretrieve index" in result.output
+
+
+def test_index_with_no_catalog_anywhere_is_a_clear_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # no ./catalog here
+    result = runner.invoke(app, ["index", "--data-dir", str(tmp_path / "data")])
+    assert result.exit_code == 2
+    assert "--catalog PATH" in result.output
