@@ -125,3 +125,39 @@ def test_edge_and_qdrant_client_rank_alike(tmp_path: Path, catalog_dir: Path,
     finally:
         edge.close()
         qdrant.close()
+
+
+class _FailingEmbedder:
+    """The real embedder, failing on its n-th document batch (a crash mid-sync)."""
+
+    def __init__(self, inner: FastEmbedder, fail_on: int) -> None:
+        self.inner = inner
+        self.calls = 0
+        self.fail_on = fail_on
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def embed_documents(self, texts: Any) -> Any:
+        self.calls += 1
+        if self.calls == self.fail_on:
+            raise KeyboardInterrupt("killed mid-sync")
+        return self.inner.embed_documents(texts)
+
+
+def test_interrupted_rebuild_keeps_the_index_in_use(
+        tmp_path: Path, catalog_dir: Path, real_embedder: FastEmbedder) -> None:
+    settings = settings_for(tmp_path)
+    store = OxigraphStore.in_memory()
+    _, first = sync_index(settings, store, catalog_path=catalog_dir, embedder=real_embedder)
+    failing = _FailingEmbedder(real_embedder, fail_on=2)  # after the first ontology
+    with pytest.raises(KeyboardInterrupt):
+        sync_index(settings, store, rebuild=True, embedder=failing)  # type: ignore[arg-type]
+    index, state = open_query_index(settings)
+    assert state.location == first.location and index.count() == first.atoms_total
+    index.close()
+    _, rebuilt = sync_index(settings, store, rebuild=True, embedder=real_embedder)
+    assert rebuilt.location != first.location and rebuilt.atoms_total == first.atoms_total
+    folders = [p.name for p in (tmp_path / "data" / "index" / "default").iterdir()
+               if p.is_dir()]
+    assert folders == [rebuilt.location]  # the old and the abandoned shard are gone
