@@ -39,6 +39,8 @@ class IndexState(BaseModel):
     fingerprint: dict[str, str]
     ontologies: dict[str, IndexedOntology] = Field(default_factory=dict)
     pending: list[str] = Field(default_factory=list)
+    points: int | None = None
+    """Points in the index after the last sync that wrote to it (None: not counted yet)."""
     updated_at: datetime = Field(default_factory=lambda: datetime.now(UTC))
 
     @classmethod

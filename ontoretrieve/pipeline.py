@@ -17,7 +17,6 @@ from typing import Any
 from pydantic import BaseModel
 
 from ontoretrieve.backends import TripleStore
-from ontoretrieve.backends.qdrant_client import QdrantClientIndex
 from ontoretrieve.backends.qdrant_edge import EdgeIndex
 from ontoretrieve.backends.vector_index import VectorIndex
 from ontoretrieve.catalog_store import Catalog, ProgressCallback
@@ -79,6 +78,9 @@ def _open_index(settings: Settings, tenant: str) -> Callable[[str, int], VectorI
 
     def open_index(location: str, dimension: int) -> VectorIndex:
         if config.backend is VectorBackend.QDRANT:
+            # Imported here: qdrant-client takes most of a second to import.
+            from ontoretrieve.backends.qdrant_client import QdrantClientIndex
+
             return QdrantClientIndex(config.url, location, dimension, config.distance,
                                      config.api_key, path=tenant_dir(settings, tenant) / "qdrant")
         return EdgeIndex(tenant_dir(settings, tenant) / location, dimension, config.distance)

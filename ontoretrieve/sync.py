@@ -182,8 +182,16 @@ class IndexSync:
         plan = plan_sync(desired, set(state.ontologies), state.pending,
                          catalog_empty=not versions,
                          last_load_partial=bool(last and last.partial))
-        index = self._open_index(state.location, state.dimension)
         counters = {"embedded": 0, "reused": 0, "deleted": 0, "embed_seconds": 0.0}
+        if (old_location is None and not plan.add and not plan.remove and not state.pending
+                and state.points is not None):
+            # Nothing to write: the index is not even opened (Edge loads its
+            # segments on open), so a restart on an unchanged catalog is cheap.
+            for content_hash in plan.keep:
+                state.ontologies[content_hash].sources = [v.source for v in desired[content_hash]]
+            state.save(work_path)
+            return self._report(state, rebuild, plan, state.points, counters, started)
+        index = self._open_index(state.location, state.dimension)
         try:
             jobs = self._atomize(plan.add, desired, progress)
             total = sum(len(atoms) for _, atoms in jobs)
@@ -216,7 +224,7 @@ class IndexSync:
             if plan.add and hasattr(index, "optimize"):
                 index.optimize()
             state.fingerprint = self.fingerprint
-            atoms_total = index.count()
+            state.points = index.count()
         finally:
             index.close()
         state.save(work_path)
@@ -224,6 +232,11 @@ class IndexSync:
             os.replace(work_path, self.state_path)  # the switch: the rebuild becomes visible
         if old_location is not None and old_location != state.location:
             self._drop_location(old_location)
+        return self._report(state, rebuild, plan, state.points, counters, started)
+
+    @staticmethod
+    def _report(state: IndexState, rebuild: bool, plan: SyncPlan, atoms_total: int,
+                counters: dict[str, float], started: float) -> SyncReport:
         return SyncReport(
             location=state.location, rebuilt=rebuild,
             ontologies_added=len(plan.add), ontologies_removed=len(plan.remove),
