@@ -261,16 +261,22 @@ def seeds_command(
     if as_json:
         _print_json(result.model_dump(mode="json"))
         return
-    table = Table("#", "term", "score", "origin", "ontology", "lanes (window:lane@rank)")
+    table = Table("#", "term", "score", "evidence")
+    several = result.funnel.windows > 1
     for rank, seed in enumerate(result.seeds[:limit], start=1):
-        lanes = " ".join(f"{e['window']}:{e['lane']}@{e['rank']}" for e in seed.lanes[:6])
-        table.add_row(str(rank), seed.iri, f"{seed.score:.3f}", seed.origin,
-                      _short(seed.ontology_iri, 40), lanes or ", ".join(seed.notes))
+        lanes = " ".join(
+            (f"w{e['window']}:" if several else "") + f"{_LANE_SHORT[str(e['lane'])]}@{e['rank']}"
+            for e in seed.lanes[:4])
+        table.add_row(str(rank), _short(seed.iri, 44, keep="end"), f"{seed.score:.3f}",
+                      lanes or ", ".join(seed.notes) or seed.origin)
     out.print(table)
     funnel = result.funnel
     out.print(f"{funnel.windows} windows, {funnel.fused_candidates} candidates, "
               f"{funnel.final_seeds} seeds; "
               + ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in result.seconds.items()))
+
+
+_LANE_SHORT = {"core": "core", "neighborhood": "nbhd", "bm25": "bm25"}
 
 
 def _read_text(path: Path) -> str:
