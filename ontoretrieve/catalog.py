@@ -117,6 +117,9 @@ def parse_file(path: Path) -> ParsedFile:
         triples = list(dict.fromkeys(q.triple for q in quads))
     except SyntaxError as exc:
         reason = exc.msg.split(": ", 1)[-1] if exc.msg else str(exc)
+        if "LoadDocumentCallback" in reason:
+            reason = ("its JSON-LD @context is remote and ontoretrieve does not fetch it; "
+                      "inline the context in the file")
         raise CatalogParseError(str(path), exc.lineno or 0, exc.offset or 0, reason) from exc
     except ValueError as exc:
         raise CatalogParseError(str(path), 0, 0, str(exc)) from exc

@@ -295,8 +295,9 @@ def _describe_validation_error(exc: ValidationError, origins: Mapping[str, str])
         where = ".".join(loc[:2])
         ref = names.get((loc[0], loc[1])) if len(loc) >= 2 else None
         label = f"{dotted} ({ref})" if ref else dotted
-        origin = origins.get(where, "init")
         value = err.get("input")
         shown = "" if isinstance(value, dict) else f" = {value!r}"
-        lines.append(f"  {label}{shown} from {origin}: {err['msg']}")
+        # A check over a whole group (loc of one part) has no single source.
+        source = f" from {origins.get(where, 'init')}" if len(loc) >= 2 else ""
+        lines.append(f"  {label}{shown}{source}: {err['msg']}")
     return "\n".join(lines)

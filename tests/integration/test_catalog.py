@@ -140,3 +140,16 @@ def test_on_disk_store_keeps_the_catalog(tmp_path: Path, catalog_dir: Path) -> N
     reopened = OxigraphStore.open(tmp_path / "data")
     assert len(Catalog(reopened).versions()) == 2
     reopened.close()
+
+
+def test_remote_jsonld_context_and_empty_files_are_named(tmp_path: Path,
+                                                         catalog: Catalog) -> None:
+    (tmp_path / "remote.jsonld").write_text(
+        '{"@context": "http://schema.org/", "@id": "http://x/a", "name": "x"}')
+    (tmp_path / "empty.ttl").write_text("")
+    shutil.copy(FIXTURES / "second.ttl", tmp_path / "second.ttl")
+    report = catalog.load(tmp_path)
+    reasons = {Path(p.path).name: p.reason for p in report.failed}
+    assert "inline the context" in reasons["remote.jsonld"]
+    assert "no triple" in reasons["empty.ttl"]
+    assert len(report.added) == 1 and report.partial

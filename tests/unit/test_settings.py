@@ -130,3 +130,11 @@ def test_origins_say_where_each_value_came_from(
     assert origins["data_dir"] == "env ONTORETRIEVE_DATA_DIR"
     assert origins["expand.depth"] == "init"
     assert origins["fusion.core_weight"] == "default"
+
+
+def test_group_level_errors_name_the_group(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ONTORETRIEVE_STORE__BACKEND", "sparql")
+    with pytest.raises(SettingsError) as caught:
+        load_settings()
+    assert "store: " in str(caught.value) and "needs store.query_url" in str(caught.value)
+    assert "from init" not in str(caught.value)
