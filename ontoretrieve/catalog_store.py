@@ -79,8 +79,9 @@ class Catalog:
         started = time.perf_counter()
         files, skipped = discover_files(path)
         root = path.resolve()
-        known = {v.source: v for v in self.versions()}
-        stored_graphs = {v.graph for v in self.versions(include_inactive=True)}
+        every_version = self.versions(include_inactive=True)
+        known = {v.source: v for v in every_version if v.status is VersionStatus.CURRENT}
+        stored_graphs = {v.graph for v in every_version}
         added: list[OntologyVersion] = []
         updated: list[OntologyVersion] = []
         unchanged: list[OntologyVersion] = []

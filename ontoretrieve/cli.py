@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
@@ -368,5 +368,3 @@ def main() -> None:
     """Entry point of the ``ontoretrieve`` script."""
     app()
 
-
-_: Callable[[], None] = main

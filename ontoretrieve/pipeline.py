@@ -11,6 +11,7 @@ import logging
 import shutil
 import time
 from collections.abc import Callable
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +22,8 @@ from ontoretrieve.backends.qdrant_edge import EdgeIndex
 from ontoretrieve.backends.vector_index import VectorIndex
 from ontoretrieve.catalog_store import Catalog, ProgressCallback
 from ontoretrieve.embed import Embedder, FastEmbedder, embedding_identity
-from ontoretrieve.errors import CatalogPathError
-from ontoretrieve.fingerprint import fingerprint
+from ontoretrieve.errors import CatalogPathError, IndexError_
+from ontoretrieve.fingerprint import differences, fingerprint
 from ontoretrieve.fusion import best_attainable, fuse_window
 from ontoretrieve.index_state import IndexState
 from ontoretrieve.lanes import search_lanes
@@ -141,13 +142,7 @@ def sync_index(
         new_location=_new_location(settings, tenant),
         drop_location=_drop_location(settings, tenant),
     )
-    result = sync.run(rebuild=rebuild, progress=progress)
-    if result.rebuilt and settings.vector_index.backend is VectorBackend.EDGE:
-        # Shards left by rebuilds that were killed before their switch.
-        for folder in tenant_dir(settings, tenant).glob("edge_*"):
-            if folder.name != result.location:
-                shutil.rmtree(folder, ignore_errors=True)
-    return report, result
+    return report, sync.run(rebuild=rebuild, progress=progress)
 
 
 def open_query_index(settings: Settings, tenant: str = DEFAULT_TENANT
@@ -156,8 +151,6 @@ def open_query_index(settings: Settings, tenant: str = DEFAULT_TENANT
     path = tenant_dir(settings, tenant) / "state.json"
     state = IndexState.load(path)
     if state is None:
-        from ontoretrieve.errors import IndexError_
-
         raise IndexError_(f"no index at {path.parent}: run `ontoretrieve index`")
     check_fingerprint(state, configured_fingerprint(settings), str(path.parent))
     return _open_index(settings, tenant)(state.location, state.dimension), state
@@ -183,8 +176,6 @@ class IndexStatus(BaseModel):
 def index_status(settings: Settings, store: TripleStore,
                  tenant: str = DEFAULT_TENANT) -> IndexStatus:
     """Compare the index state with the catalog and the configuration (no model load)."""
-    from ontoretrieve.fingerprint import differences
-
     catalog = Catalog(store)
     versions = catalog.versions()
     state = IndexState.load(tenant_dir(settings, tenant) / "state.json")
@@ -269,11 +260,7 @@ class SeedRetriever:
             windows_built=window_metrics.windows_built, windows=window_metrics.windows_kept,
             window_bound=window_metrics.bound, queries_truncated=window_metrics.queries_truncated,
             query_sequence_limit=window_metrics.query_sequence_limit,
-            hits_per_lane=lanes.hits_per_lane, fused_candidates=counts.fused_candidates,
-            threshold_rejected=counts.threshold_rejected, after_merge=counts.after_merge,
-            after_ratio=counts.after_ratio, cap=counts.cap, after_cap=counts.after_cap,
-            reserved_by_role=counts.reserved_by_role,
-            reserved_by_ontology=counts.reserved_by_ontology, added_by_triggers=added,
+            hits_per_lane=lanes.hits_per_lane, **asdict(counts), added_by_triggers=added,
             raised_by_triggers=raised, case_demoted=demoted, case_dropped=dropped,
             added_by_unit_signals=by_signals, final_seeds=len(signalled))
         return SeedResult(seeds=[_evidence(seed) for seed in signalled], funnel=funnel,

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import os
 import time
-import uuid
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -37,7 +36,12 @@ import numpy as np
 from pydantic import BaseModel
 
 from ontoretrieve.atomize import Atom, AtomSource, atomize
-from ontoretrieve.backends.vector_index import IndexPoint, StoredVectors, VectorIndex
+from ontoretrieve.backends.vector_index import (
+    IndexPoint,
+    StoredVectors,
+    VectorIndex,
+    point_id,
+)
 from ontoretrieve.catalog_store import Catalog
 from ontoretrieve.embed import Embedder
 from ontoretrieve.errors import EmbeddingContractMismatchError
@@ -183,12 +187,12 @@ class IndexSync:
                          catalog_empty=not versions,
                          last_load_partial=bool(last and last.partial))
         counters = {"embedded": 0, "reused": 0, "deleted": 0, "embed_seconds": 0.0}
+        for content_hash in plan.keep:  # sources may have moved or been added
+            state.ontologies[content_hash].sources = [v.source for v in desired[content_hash]]
         if (old_location is None and not plan.add and not plan.remove and not state.pending
                 and state.points is not None):
             # Nothing to write: the index is not even opened (Edge loads its
             # segments on open), so a restart on an unchanged catalog is cheap.
-            for content_hash in plan.keep:
-                state.ontologies[content_hash].sources = [v.source for v in desired[content_hash]]
             state.save(work_path)
             return self._report(state, rebuild, plan, state.points, counters, started)
         index = self._open_index(state.location, state.dimension)
@@ -212,8 +216,6 @@ class IndexSync:
                     sources=[v.source for v in desired[content_hash]], atoms=len(atoms))
                 state.pending = [h for h in state.pending if h != content_hash]
                 state.save(work_path)
-            for content_hash in plan.keep:  # sources may have moved or been added
-                state.ontologies[content_hash].sources = [v.source for v in desired[content_hash]]
             if plan.remove:
                 counters["deleted"] = sum(index.count(h) for h in plan.remove)
                 index.delete_ontology_hashes(plan.remove)
@@ -221,7 +223,7 @@ class IndexSync:
                 for content_hash in plan.remove:
                     state.ontologies.pop(content_hash, None)
                 state.pending = [h for h in state.pending if h not in plan.remove]
-            if plan.add and hasattr(index, "optimize"):
+            if plan.add:
                 index.optimize()
             state.fingerprint = self.fingerprint
             state.points = index.count()
@@ -281,8 +283,7 @@ class IndexSync:
         points = []
         for key, atom in unique.items():
             vectors = stored.get(atom.text_hash) or fresh[atom.text_hash]
-            points.append(IndexPoint(str(uuid.uuid5(uuid.NAMESPACE_URL, key)), vectors,
-                                     _payload(atom)))
+            points.append(IndexPoint(point_id(key), vectors, _payload(atom)))
         index.upsert(points)
 
     def _embed(self, atoms: list[Atom]) -> dict[str, StoredVectors]:

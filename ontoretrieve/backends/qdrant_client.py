@@ -158,6 +158,9 @@ class QdrantClientIndex:
     def flush(self) -> None:
         """Writes are made with wait=True: durable once they return."""
 
+    def optimize(self) -> None:
+        """The server indexes in the background; local mode has no index to build."""
+
     def close(self) -> None:
         self._client.close()
 

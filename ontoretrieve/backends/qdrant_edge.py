@@ -6,7 +6,6 @@ lane for all windows of a unit run as one ``query_batch``.
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -180,7 +179,3 @@ def _stored(vector: Any) -> StoredVectors:
         bm25=SparseVector(tuple(sparse.indices), tuple(sparse.values)),
     )
 
-
-def point_id(key: str) -> str:
-    """A stable UUID for a dedup key."""
-    return str(uuid.uuid5(uuid.NAMESPACE_URL, key))

@@ -15,6 +15,7 @@ Adapters: ``EdgeIndex`` (Qdrant Edge, in-process, the default) and
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -35,6 +36,7 @@ __all__ = [
     "StoredVectors",
     "VectorIndex",
     "VectorIndexError",
+    "point_id",
 ]
 
 KEYWORD_FIELDS = ("ontology_iri", "ontology_version", "ontology_hash", "iri", "atom_id",
@@ -81,6 +83,15 @@ class LaneHit:
     payload: dict[str, Any]
 
 
+def point_id(key: str) -> str:
+    """The stable UUID point id of a dedup key (both backends take UUID strings).
+
+    >>> point_id("iri|http://x/t")
+    'd0afb9ae-08bc-544e-af44-4f3178711c54'
+    """
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, key))
+
+
 @runtime_checkable
 class VectorIndex(Protocol):
     """One collection of atoms with three lanes."""
@@ -122,6 +133,10 @@ class VectorIndex(Protocol):
 
     def flush(self) -> None:
         """Make every write so far durable."""
+        ...
+
+    def optimize(self) -> None:
+        """Build search structures after a bulk load (a no-op where the store does it)."""
         ...
 
     def close(self) -> None:
