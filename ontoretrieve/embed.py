@@ -192,11 +192,6 @@ class FastEmbedder:
     def identity(self) -> dict[str, str]:
         return embedding_identity(self.settings)
 
-    @property
-    def tokenizer(self) -> object:
-        """The encoder's own tokenizer (a ``tokenizers.Tokenizer``)."""
-        return self._dense.model.tokenizer  # type: ignore[attr-defined]
-
     def count_tokens(self, text: str) -> int:
         return len(self._counter.encode(self.settings.query_prefix + text).ids)
 
