@@ -23,6 +23,7 @@ __all__ = [
     "apply_triggers",
     "apply_unit_signals",
     "lexeme_variants",
+    "phrase_lexemes",
     "symbol_case_check",
     "text_tokens",
     "unit_signal_tokens",
@@ -160,6 +161,25 @@ def apply_unit_signals(seeds: list[Seed], tokens: Sequence[str],
             result.append(Seed(iri, score, SeedOrigin.UNIT_SIGNAL, payload, notes=(note,)))
             added += 1
     return _ranked(result), added
+
+
+def phrase_lexemes(text: str, max_words: int = 4, min_chars: int = 3) -> list[str]:
+    """Case-folded word n-grams of the text, longest first, for exact label matches.
+
+    Single words shorter than ``min_chars`` are left out: folded, "a" or "is"
+    would match unit symbols, which only the case-sensitive triggers may do.
+
+    >>> phrase_lexemes("The cell nucleus.", max_words=2)
+    ['the cell', 'cell nucleus', 'the', 'cell', 'nucleus']
+    """
+    words = [w.casefold() for w in (c.strip(_EDGE_PUNCTUATION) for c in text.split()) if w]
+    found: dict[str, None] = {}
+    for size in range(max_words, 0, -1):
+        for start in range(len(words) - size + 1):
+            phrase = " ".join(words[start:start + size])
+            if len(phrase) >= min_chars:
+                found[phrase] = None
+    return list(found)
 
 
 def _ranked(seeds: list[Seed]) -> list[Seed]:

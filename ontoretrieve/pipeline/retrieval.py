@@ -1,0 +1,427 @@
+"""Retrieval: text -> seeds -> working graph -> induced subgraph -> ``Context``.
+
+Composes the stages after the seeds (retrieval.md "From seeds to subgraph"
+and "Catalog I/O") and the modes, diagnosis and degradation chain of
+beyond.md 9, 10 and 12. Every store failure lands on the next level of the
+chain with ``metrics.degraded`` saying why; nothing is raised for it.
+
+>>> Retriever.__name__
+'Retriever'
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import asdict
+
+import pyoxigraph as ox
+
+from ontoretrieve.backends import TripleStore
+from ontoretrieve.backends.vector_index import VectorIndex
+from ontoretrieve.catalog_io import CatalogAccess, CatalogReader, StoreFailure, choose_versions
+from ontoretrieve.closure import cap_statements, small_module_closure, without_header
+from ontoretrieve.context import (
+    Context,
+    ContextMetrics,
+    Diagnosis,
+    Mode,
+    OntologyRef,
+    Snapshot,
+    TermEvidence,
+    serialize_triples,
+)
+from ontoretrieve.embed import Embedder
+from ontoretrieve.expand import ContextSeed, order_seeds, promote_types, schema_closure
+from ontoretrieve.graph_index import RoleTable, Statement, WorkingGraph
+from ontoretrieve.index_state import IndexState
+from ontoretrieve.lexical import phrase_lexemes, text_tokens
+from ontoretrieve.pipeline.indexing import DEFAULT_TENANT, make_embedder, open_query_index
+from ontoretrieve.pipeline.seeding import SeedRetriever
+from ontoretrieve.records import OntologyVersion, SeedEvidence, SeedFunnel
+from ontoretrieve.seeds import cap_for
+from ontoretrieve.settings import Settings
+from ontoretrieve.subgraph import Subgraph, induce
+from ontoretrieve.vocab import RDF, RDFS
+
+__all__ = ["Retriever"]
+
+log = logging.getLogger(__name__)
+
+_MATCHED = ("retrieved", "lexical_trigger", "unit_signal", "lexical_match")
+"""Seed origins that mean the text itself matched the term."""
+
+
+class Retriever:
+    """Builds contexts for texts over one tenant's index and catalog store."""
+
+    def __init__(self, settings: Settings, store: TripleStore, index: VectorIndex,
+                 state: IndexState, embedder: Embedder | None = None) -> None:
+        self.settings = settings
+        self.store = store
+        self.index = index
+        self.state = state
+        self.reader = CatalogReader(store)
+        self._embedder = embedder
+        self._seeds: SeedRetriever | None = None
+        self.roles = RoleTable.of(settings.index.label_predicates,
+                                  settings.expand.symbol_predicates)
+
+    @classmethod
+    def open(cls, settings: Settings, store: TripleStore, tenant: str = DEFAULT_TENANT,
+             embedder: Embedder | None = None) -> Retriever:
+        """Open the tenant's index (checking its fingerprint); the model loads on first use."""
+        index, state = open_query_index(settings, tenant)
+        return cls(settings, store, index, state, embedder)
+
+    def close(self) -> None:
+        self.index.close()
+
+    @property
+    def seed_retriever(self) -> SeedRetriever:
+        if self._seeds is None:
+            embedder = self._embedder or make_embedder(self.settings)
+            self._seeds = SeedRetriever(self.settings, self.index, embedder)
+        return self._seeds
+
+    def retrieve(self, text: str, mode: Mode = Mode.AUTO,
+                 ontologies: Sequence[str] = ()) -> Context:
+        """The context for ``text``; ``ontologies`` names the ontologies of ``ontologies`` mode.
+
+        Ontologies are named by IRI, source file (path or file name) or content hash.
+        """
+        started = time.perf_counter()
+        if mode is Mode.AUTO:
+            mode = self._resolve_auto()
+        if mode in (Mode.FULL, Mode.ONTOLOGIES):
+            context = self._whole(mode, ontologies)
+        elif not text.strip():
+            context = _empty(mode, Diagnosis.NO_TEXT)
+        else:
+            context = self._retrieve(text, mode)
+        seconds = dict(context.seconds)
+        seconds["total"] = round(time.perf_counter() - started, 5)
+        return context.model_copy(update={"seconds": seconds})
+
+    def _resolve_auto(self) -> Mode:
+        try:
+            total = sum(v.triple_count for v in self.reader.versions())
+        except StoreFailure:
+            return Mode.VECTOR
+        return Mode.FULL if 0 < total <= self.settings.expand.context_max_triples else Mode.VECTOR
+
+    # -- whole-catalog modes -------------------------------------------------------------
+
+    def _whole(self, mode: Mode, names: Sequence[str]) -> Context:
+        access = CatalogAccess()
+        try:
+            versions = self.reader.versions()
+        except StoreFailure as exc:
+            return _empty(mode, Diagnosis.STORE_UNREACHABLE, degraded=str(exc))
+        if not versions:
+            return _empty(mode, Diagnosis.CATALOG_EMPTY)
+        chosen = versions if mode is Mode.FULL else [v for v in versions if _named(v, names)]
+        if not chosen:
+            return _empty(mode, Diagnosis.NO_SUCH_ONTOLOGY,
+                          warnings=[f"no catalog ontology is named {', '.join(names)!r}"])
+        statements: list[Statement] = []
+        try:
+            for version in chosen:
+                part = self.reader.graph(version.content_hash, access)
+                statements.extend(without_header(part.triples, part.headers))
+        except StoreFailure as exc:
+            return _empty(mode, Diagnosis.STORE_UNREACHABLE, degraded=str(exc))
+        capped, truncated = cap_statements(statements, self.settings.expand.context_max_triples)
+        graph = WorkingGraph([self.reader.graph(v.content_hash, access) for v in chosen])
+        refs = [_ref(v) for v in chosen]
+        evidence = {}
+        for s, _, _ in capped:
+            if isinstance(s, ox.NamedNode) and s.value not in evidence:
+                evidence[s.value] = _term(s.value, mode.value, None, None, graph, versions)
+        metrics = ContextMetrics(mode=mode, **_access_metrics(access),
+                                 context_triples=len(capped), context_terms=len(evidence),
+                                 truncated=truncated)
+        return _context(mode, capped, [], evidence, Snapshot(cut_from=refs, writable=refs),
+                        metrics)
+
+    # -- vector and lexical modes --------------------------------------------------------
+
+    def _retrieve(self, text: str, mode: Mode) -> Context:
+        clock = time.perf_counter()
+        seconds: dict[str, float] = {}
+        funnel = None
+        if mode is Mode.LEXICAL:
+            evidence = self._lexical_seeds(text)
+            seconds["seeds"] = time.perf_counter() - clock
+        else:
+            result = self.seed_retriever.seeds(text)
+            evidence, funnel = result.seeds, result.funnel
+            seconds.update(result.seconds)
+        if not evidence:
+            diagnosis = Diagnosis.NO_LEXICAL_MATCH if mode is Mode.LEXICAL else (
+                Diagnosis.CATALOG_EMPTY if not self.state.ontologies
+                else Diagnosis.NO_HIT_ABOVE_FLOOR)
+            return _empty(mode, diagnosis, funnel=funnel, seconds=seconds)
+        clock = time.perf_counter()
+        seeds = [ContextSeed(e.iri, e.score, rank, e.ontology_hash, e.origin, e.role)
+                 for rank, e in enumerate(evidence, start=1)]
+        access = CatalogAccess()
+        warnings: list[str] = []
+        try:
+            graph, versions, seeds, hashes = self._working_graph(seeds, evidence, access,
+                                                                 warnings)
+        except StoreFailure as exc:
+            access.failures.append(str(exc))
+            try:
+                graph, versions, hashes = self._full_fetch(seeds, access)
+                access.access_mode = "full_fetch_fallback"
+            except StoreFailure as exc2:
+                access.failures.append(str(exc2))
+                access.access_mode = "atoms_fallback"
+                return self._atoms_context(mode, evidence, funnel, access, seconds, warnings)
+        seconds["catalog"] = time.perf_counter() - clock
+        clock = time.perf_counter()
+        if not any(graph.describes(s.node) for s in seeds):
+            return _empty(mode, Diagnosis.SEEDS_NOT_IN_CATALOG, funnel=funnel, seconds=seconds,
+                          warnings=warnings, evidence_seeds=evidence)
+        x = self.settings.expand
+        promoted = promote_types(graph, seeds, x.type_promotion_score_factor)
+        closed = schema_closure(graph, promoted, x.schema_closure_ancestor_depth,
+                                x.schema_closure_max_entities)
+        ordered = order_seeds(closed, x.seed_order)
+        sub = induce(graph, ordered, x, self.roles)
+        seconds["subgraph"] = time.perf_counter() - clock
+        clock = time.perf_counter()
+        statements, modules, module_triples = self._small_modules(sub, ordered, versions, access,
+                                                                  warnings)
+        capped, truncated = cap_statements(statements, x.context_max_triples)
+        seconds["closure"] = time.perf_counter() - clock
+        by_iri = {s.iri: s for s in ordered}
+        term_evidence: dict[str, TermEvidence] = {}
+        for s, _, _ in capped:
+            if not isinstance(s, ox.NamedNode) or s.value in term_evidence:
+                continue
+            seed = by_iri.get(s.value)
+            if seed is not None:
+                term_evidence[s.value] = _term(s.value, seed.origin, seed.via, seed.score, graph,
+                                               versions, seed.ontology)
+            else:
+                admission = sub.origin.get(s)
+                step = admission.step if admission else "small_module"
+                term_evidence[s.value] = _term(s.value, step, admission.via if admission else None,
+                                               None, graph, versions)
+        used = {e.ontology_hash for e in term_evidence.values() if e.ontology_hash}
+        cut_from = [_ref(v) for v in versions if v.content_hash in used | set(hashes)]
+        matched = {s.ontology for s in seeds if s.origin in _MATCHED}
+        metrics = ContextMetrics(
+            mode=mode, seeds=funnel, seed_terms=len(seeds),
+            promoted_types=len(promoted) - len(seeds),
+            schema_closure_added=len(closed) - len(promoted),
+            versions_relaxed=len(warnings), **_access_metrics(access),
+            subgraph=asdict(sub.metrics), small_modules=modules,
+            small_module_triples=module_triples, context_triples=len(capped),
+            context_terms=len(term_evidence), truncated=truncated,
+            degraded="; ".join(access.failures) or None)
+        snapshot = Snapshot(cut_from=cut_from,
+                            writable=[r for r in cut_from if r.content_hash in matched])
+        context = _context(mode, capped, evidence, term_evidence, snapshot, metrics,
+                           warnings=warnings)
+        return context.model_copy(update={"seconds": {k: round(v, 5)
+                                                       for k, v in seconds.items()}})
+
+    def _working_graph(self, seeds: list[ContextSeed], evidence: Sequence[SeedEvidence],
+                       access: CatalogAccess, warnings: list[str]
+                       ) -> tuple[WorkingGraph, list[OntologyVersion], list[ContextSeed],
+                                  list[str]]:
+        """Level 1 of the chain: version filter, targeted SELECT, merged or pushed-down graph."""
+        versions = self.reader.versions()
+        choice = choose_versions(
+            [(e.ontology_hash, e.ontology_iri, e.ontology_version) for e in evidence], versions)
+        warnings.extend(choice.warnings)
+        for warning in choice.warnings:
+            log.warning(warning)
+        seeds = [ContextSeed(s.iri, s.score, s.rank, choice.mapping[s.ontology], s.origin,
+                             s.role, s.via) for s in seeds if s.ontology in choice.mapping]
+        hashes = choice.hashes
+        extra = self.reader.referenced_versions([s.iri for s in seeds], hashes, versions)
+        by_hash = {v.content_hash: v for v in versions}
+        access.expanded_ontology_iris = list(dict.fromkeys(by_hash[h].ontology_iri
+                                                           for h in extra))
+        hashes = hashes + extra
+        if self.settings.expand.candidate_pushdown:
+            x = self.settings.expand
+            levels = max(x.depth, x.ancestor_closure_depth) + 1
+            graph = self.reader.neighbourhood([s.iri for s in seeds], hashes, levels, access)
+        else:
+            graph = self.reader.merged(hashes, access)
+        access.context_triples = len(graph)
+        return graph, versions, seeds, hashes
+
+    def _full_fetch(self, seeds: list[ContextSeed], access: CatalogAccess
+                    ) -> tuple[WorkingGraph, list[OntologyVersion], list[str]]:
+        """Level 2: graphs fetched by name, references found by scanning the indexed ones."""
+        hashes = [h for h in dict.fromkeys(s.ontology for s in seeds) if h]
+        candidates = sorted(self.state.ontologies)
+        extra = self.reader.referenced_by_scan([s.iri for s in seeds], hashes, candidates,
+                                               access)
+        graph = self.reader.merged(hashes + extra, access)
+        access.context_triples = len(graph)
+        versions = [_indexed_version(h, self.state) for h in hashes + extra]
+        access.expanded_ontology_iris = list(dict.fromkeys(
+            v.ontology_iri for v in versions if v.content_hash in extra))
+        return graph, versions, hashes + extra
+
+    def _small_modules(self, sub: Subgraph, seeds: Sequence[ContextSeed],
+                       versions: Sequence[OntologyVersion], access: CatalogAccess,
+                       warnings: list[str]) -> tuple[list[Statement], list[str], int]:
+        x = self.settings.expand
+        best: dict[str, float] = {}
+        for seed in seeds:
+            if seed.origin in _MATCHED and seed.ontology:
+                best[seed.ontology] = max(best.get(seed.ontology, 0.0), seed.score)
+        sizes = {v.content_hash: v.triple_count for v in versions}
+        modules = []
+        try:
+            for content_hash, score in best.items():
+                if sizes.get(content_hash, x.small_module_closure_max_triples + 1) \
+                        <= x.small_module_closure_max_triples:
+                    part = self.reader.graph(content_hash, access)
+                    modules.append((content_hash, score, part.triples, part.headers))
+        except StoreFailure as exc:
+            warnings.append(f"small-module closure skipped: {exc}")
+            access.failures.append(str(exc))
+        added, used = small_module_closure(modules, sub.statements,
+                                           x.small_module_closure_max_triples,
+                                           x.small_module_closure_max_total_triples)
+        return sub.statements + added, used, len(added)
+
+    def _atoms_context(self, mode: Mode, evidence: Sequence[SeedEvidence],
+                       funnel: SeedFunnel | None,
+                       access: CatalogAccess, seconds: dict[str, float],
+                       warnings: list[str]) -> Context:
+        """Level 3: the store is unreachable; labels and symbols from the index payloads."""
+        payloads = {p["iri"]: p for p in self.index.matching(
+            "iri", [e.iri for e in evidence], limit=len(evidence) * 4)}
+        label = ox.NamedNode(RDFS + "label")
+        notation = ox.NamedNode("http://www.w3.org/2004/02/skos/core#notation")
+        statements: list[Statement] = []
+        terms: dict[str, TermEvidence] = {}
+        for e in evidence:
+            payload = payloads.get(e.iri, {})
+            node = ox.NamedNode(e.iri)
+            if e.role == "predicate":
+                statements.append((node, ox.NamedNode(RDF + "type"),
+                                   ox.NamedNode(RDF + "Property")))
+            statements.extend((node, label, ox.Literal(v)) for v in payload.get("labels", []))
+            statements.extend((node, notation, ox.Literal(v)) for v in payload.get("symbols", []))
+            terms[e.iri] = TermEvidence(iri=e.iri, step="atoms_fallback", score=e.score,
+                                        ontology_iri=e.ontology_iri,
+                                        ontology_version=e.ontology_version,
+                                        ontology_hash=e.ontology_hash)
+        capped, truncated = cap_statements(statements, self.settings.expand.context_max_triples)
+        refs = list({e.ontology_hash: OntologyRef(ontology_iri=e.ontology_iri,
+                                                  version=e.ontology_version,
+                                                  content_hash=e.ontology_hash)
+                     for e in evidence}.values())
+        metrics = ContextMetrics(mode=mode, seeds=funnel,
+                                 seed_terms=len(evidence), **_access_metrics(access),
+                                 context_triples=len(capped), context_terms=len(terms),
+                                 truncated=truncated, degraded="; ".join(access.failures))
+        warnings = [*warnings, "the catalog store is unreachable: context built from the "
+                    "index's stored labels and symbols only"]
+        context = _context(mode, capped, evidence, terms, Snapshot(cut_from=refs, writable=[]),
+                           metrics, warnings=warnings)
+        return context.model_copy(update={"seconds": {k: round(v, 5)
+                                                       for k, v in seconds.items()}})
+
+    def _lexical_seeds(self, text: str) -> list[SeedEvidence]:
+        """Exact-case triggers, then folded label phrases (longest first), no embedding."""
+        score = self.settings.triggers.score
+        tokens = list(dict.fromkeys(text_tokens(text)))
+        found: dict[str, SeedEvidence] = {}
+        groups = [("lexical_trigger", self.index.matching("triggers", tokens) if tokens else [])]
+        phrases = phrase_lexemes(text)
+        groups.append(("lexical_match", self.index.matching("lexemes", phrases, limit=512)
+                       if phrases else []))
+        for origin, payloads in groups:
+            for p in payloads:
+                iri = str(p["iri"])
+                if iri in found or p.get("is_header"):
+                    continue
+                found[iri] = SeedEvidence(
+                    iri=iri, score=score, origin=origin, ontology_iri=str(p["ontology_iri"]),
+                    ontology_version=str(p.get("ontology_version") or "") or None,
+                    ontology_hash=str(p["ontology_hash"]), role=str(p.get("role", "resource")),
+                    fused_score=None, windows=[], lanes=[], notes=[])
+        limit = cap_for(1, self.settings.seeds) or len(found)
+        return list(found.values())[:limit]
+
+
+def _named(version: OntologyVersion, names: Sequence[str]) -> bool:
+    keys = {version.ontology_iri, version.content_hash, version.source,
+            version.source.rsplit("/", 1)[-1]}
+    return any(name in keys for name in names)
+
+
+def _ref(version: OntologyVersion) -> OntologyRef:
+    return OntologyRef(ontology_iri=version.ontology_iri, version=version.version,
+                       content_hash=version.content_hash, source=version.source)
+
+
+def _indexed_version(content_hash: str, state: IndexState) -> OntologyVersion:
+    """A stand-in version record from the index state, when the catalog cannot be read."""
+    from datetime import UTC, datetime
+
+    info = state.ontologies.get(content_hash)
+    return OntologyVersion(
+        ontology_iri=info.ontology_iri if info else "", iri_derived=False,
+        version=info.version if info else None, content_hash=content_hash,
+        graph=f"urn:ontoretrieve:graph:{content_hash}",
+        source=info.sources[0] if info and info.sources else "", file_digest="",
+        rdf_format="", triple_count=0, loaded_at=datetime.now(UTC), status="current")
+
+
+def _term(iri: str, step: str, via: str | None, score: float | None, graph: WorkingGraph,
+          versions: Sequence[OntologyVersion], ontology: str | None = None) -> TermEvidence:
+    owners = graph.owners(ox.NamedNode(iri))
+    content_hash = ontology if ontology in owners or not owners else owners[0]
+    version = next((v for v in versions if v.content_hash == content_hash), None)
+    return TermEvidence(iri=iri, step=step, via=via,
+                        score=None if score is None else round(score, 6),
+                        ontology_iri=version.ontology_iri if version else None,
+                        ontology_version=version.version if version else None,
+                        ontology_hash=content_hash or None)
+
+
+def _access_metrics(access: CatalogAccess) -> dict[str, object]:
+    return {
+        "catalog_access_mode": access.access_mode,
+        "catalog_context_mode": access.context_mode,
+        "catalog_context_triples": access.context_triples,
+        "catalog_graph_cache_hits": access.graph_cache_hits,
+        "catalog_graph_cache_misses": access.graph_cache_misses,
+        "catalog_merge_cache_hits": access.merge_cache_hits,
+        "catalog_merge_cache_misses": access.merge_cache_misses,
+        "expanded_ontology_iris": access.expanded_ontology_iris,
+    }
+
+
+def _context(mode: Mode, statements: Sequence[Statement], seeds: Sequence[SeedEvidence],
+             evidence: dict[str, TermEvidence], snapshot: Snapshot, metrics: ContextMetrics,
+             warnings: Sequence[str] = ()) -> Context:
+    triples = [ox.Triple(s, p, o) for s, p, o in statements]
+    return Context(mode=mode, ntriples=serialize_triples(triples, "ntriples"),
+                   terms=list(evidence), seeds=list(seeds), evidence=evidence,
+                   snapshot=snapshot, metrics=metrics, warnings=list(warnings))
+
+
+def _empty(mode: Mode, diagnosis: Diagnosis, *, funnel: SeedFunnel | None = None,
+           seconds: dict[str, float] | None = None, warnings: Sequence[str] = (),
+           degraded: str | None = None,
+           evidence_seeds: Sequence[SeedEvidence] = ()) -> Context:
+    metrics = ContextMetrics(mode=mode, seeds=funnel, degraded=degraded)
+    return Context(mode=mode, ntriples="", terms=[], seeds=list(evidence_seeds), evidence={},
+                   snapshot=Snapshot(cut_from=[], writable=[]), metrics=metrics,
+                   diagnosis=diagnosis, warnings=list(warnings),
+                   seconds={k: round(v, 5) for k, v in (seconds or {}).items()})

@@ -1,0 +1,290 @@
+"""The budgeted induced subgraph, its final pass, small-module closure and the context cap.
+
+Pure: a working graph and ordered seeds in, statements out, each subject
+tagged with the step that admitted it. retrieval.md "From seeds to
+subgraph", steps 5 and 6, and ONTOLOGY_CONTEXT_MAX_TRIPLES.
+
+Spending ``max_total_triples`` (B):
+
+1. property seeds take their own statements first, within
+   ``PROPERTY_SHARE`` of B;
+2. every other seed gets a schema shell (labels, types and up to
+   ``ancestor_closure_depth`` rdfs:subClassOf steps with the ancestors'
+   labels), at most half its per-seed quota, so a shell never starves the
+   expansion;
+3. the first ``hub_seed_count`` seeds expand breadth-first ``depth`` levels
+   with ``HUB_SHARE`` of what is left, split evenly; the others share the rest
+   by score, one level shallower. No seed takes more than
+   ``estimated_triples_per_query``. A level that does not fit is admitted by
+   schema role (``graph_index.Role``: labels, types, symbols, hierarchy,
+   domain and range, links, descriptions, other annotations);
+4. the final pass (``final_pass``) still counts against B.
+
+Small-module closure and the context cap come after, in ``closure``.
+
+A statement whose object is a blank node is admitted together with the
+blank node's own statements (a restriction is all or nothing).
+
+>>> import pyoxigraph as ox
+>>> from ontoretrieve.graph_index import GraphIndex, WorkingGraph
+>>> from ontoretrieve.settings_groups import ExpandSettings
+>>> x = lambda s: ox.NamedNode("http://x/" + s)
+>>> label = ox.NamedNode("http://www.w3.org/2000/01/rdf-schema#label")
+>>> g = WorkingGraph([GraphIndex("h", [ox.Triple(x("A"), label, ox.Literal("a"))])])
+>>> seed = ContextSeed("http://x/A", 1.0, 1, "h", "retrieved", "resource")
+>>> result = induce(g, [seed], ExpandSettings(), RoleTable.default())
+>>> [str(o) for _, _, o in result.statements], result.origin[x("A")].step
+(['"a"'], 'shell')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TypeGuard
+
+import pyoxigraph as ox
+
+from ontoretrieve.expand import ContextSeed, SeedKind, kind_of
+from ontoretrieve.graph_index import (
+    Node,
+    Role,
+    RoleTable,
+    Statement,
+    WorkingGraph,
+    is_standard,
+    role_of,
+)
+from ontoretrieve.settings_groups import ExpandSettings
+from ontoretrieve.vocab import RDF, RDFS
+
+__all__ = [
+    "HUB_SHARE",
+    "PROPERTY_SHARE",
+    "Admission",
+    "Builder",
+    "Subgraph",
+    "SubgraphMetrics",
+    "induce",
+]
+
+PROPERTY_SHARE = 0.25
+"""Share of the triple budget property seeds may take first."""
+HUB_SHARE = 0.75
+"""Share of what is left after properties and shells that the hub seeds take."""
+MAX_BLANK_CLOSURE = 64
+"""A blank-node structure larger than this (a huge list) is not admitted."""
+
+RDF_TYPE = ox.NamedNode(RDF + "type")
+SUBCLASS = ox.NamedNode(RDFS + "subClassOf")
+_INCOMING = frozenset(ox.NamedNode(p) for p in (
+    RDFS + "subClassOf", RDFS + "subPropertyOf", RDFS + "domain", RDFS + "range"))
+
+
+@dataclass(frozen=True, slots=True)
+class Admission:
+    """Why a subject is in the context: the step and the seed it grew from."""
+
+    step: str
+    """seed (its own statements), shell, expansion, link, stub, repair, small_module."""
+    via: str | None
+
+
+@dataclass(slots=True)
+class SubgraphMetrics:
+    budget: int
+    property_triples: int = 0
+    shell_triples: int = 0
+    expansion_triples: int = 0
+    hub_seeds: int = 0
+    seeds_not_in_graph: int = 0
+    budget_bound: bool = False
+    links_restored: int = 0
+    stubs_added: int = 0
+    references_dropped: int = 0
+    restrictions_pruned: int = 0
+    generic_types_pruned: int = 0
+    connectivity_repaired: int = 0
+    components_dropped: int = 0
+    disconnected_pruned: int = 0
+    orphan_blank_nodes_pruned: int = 0
+
+
+@dataclass(slots=True)
+class Subgraph:
+    statements: list[Statement]
+    origin: dict[Node, Admission]
+    metrics: SubgraphMetrics
+
+
+@dataclass(slots=True)
+class Builder:
+    graph: WorkingGraph
+    roles: RoleTable
+    limit: int
+    kept: dict[Statement, None] = field(default_factory=dict)
+    origin: dict[Node, Admission] = field(default_factory=dict)
+
+    @property
+    def left(self) -> int:
+        return self.limit - len(self.kept)
+
+    def unit(self, statement: Statement) -> list[Statement] | None:
+        """The statement and its blank-node closure not kept yet; None when too large."""
+        found = [statement] if statement not in self.kept else []
+        stack = [statement[2]]
+        seen: set[Node] = set()
+        while stack:
+            node = stack.pop()
+            if not isinstance(node, ox.BlankNode) or node in seen:
+                continue
+            seen.add(node)
+            for p, o in self.graph.out(node):
+                inner: Statement = (node, p, o)
+                if inner not in self.kept:
+                    found.append(inner)
+                stack.append(o)
+            if len(found) > MAX_BLANK_CLOSURE:
+                return None
+        return found
+
+    def admit(self, unit: Sequence[Statement], step: str, via: str | None) -> None:
+        for statement in unit:
+            self.kept[statement] = None
+            subject = statement[0]
+            if subject not in self.origin:
+                self.origin[subject] = Admission(step, via)
+
+    def take(self, candidates: Sequence[Statement], quota: int, step: str,
+             via: str | None) -> int:
+        """Admit a level whole when it fits, else by schema role; return triples spent."""
+        units = [u for u in (self.unit(c) for c in candidates) if u]
+        total = sum(len(u) for u in units)
+        quota = min(quota, self.left)
+        if total <= quota:
+            for u in units:
+                self.admit(u, step, via)
+            return total
+        spent = 0
+        ordered = sorted(units, key=lambda u: role_of(u[0][1], u[0][2], self.roles))
+        for u in ordered:
+            u = [s for s in u if s not in self.kept]  # an earlier unit may share a blank node
+            if u and spent + len(u) <= quota:
+                self.admit(u, step, via)
+                spent += len(u)
+        return spent
+
+    def statements_of(self, node: Node) -> list[Statement]:
+        """Own statements, plus schema statements pointing at it from named terms."""
+        own: list[Statement] = [(node, p, o) for p, o in self.graph.out(node)]
+        incoming: list[Statement] = [
+            (s, p, node) for s, p in self.graph.incoming(node)
+            if p in _INCOMING and isinstance(s, ox.NamedNode)]
+        return own + incoming
+
+
+def expandable(node: object, graph: WorkingGraph) -> TypeGuard[ox.NamedNode]:
+    return (isinstance(node, ox.NamedNode) and not is_standard(node)
+            and node not in graph.headers and graph.describes(node))
+
+
+def _neighbours(statements: Iterable[Statement], builder: Builder) -> list[ox.NamedNode]:
+    found: list[ox.NamedNode] = []
+    for s, _, o in statements:
+        for end in (s, o):
+            if expandable(end, builder.graph):
+                found.append(end)
+            elif isinstance(end, ox.BlankNode):  # restriction fillers
+                found.extend(n for _, n in builder.graph.out(end)
+                             if expandable(n, builder.graph))
+    return found
+
+
+def _shell(builder: Builder, seed: ContextSeed, kind: SeedKind, depth: int) -> list[Statement]:
+    """Labels and types of the seed, then its ancestors with their labels, nearest first."""
+    roles, graph = builder.roles, builder.graph
+    node = seed.node
+    shell: list[Statement] = [(node, p, o) for p, o in graph.out(node)
+                              if role_of(p, o, roles) in (Role.LABEL, Role.TYPE)]
+    frontier: list[Node] = [node]
+    for _ in range(depth if kind is SeedKind.CLASS else 0):
+        step: list[Node] = []
+        for child in frontier:
+            for p, parent in graph.out(child):
+                if p == SUBCLASS and expandable(parent, graph):
+                    shell.append((child, p, parent))
+                    shell.extend((parent, q, v) for q, v in graph.out(parent)
+                                 if role_of(q, v, roles) is Role.LABEL)
+                    step.append(parent)
+        frontier = step
+    return shell
+
+
+def _expand(builder: Builder, seed: ContextSeed, levels: int, quota: int) -> int:
+    spent = 0
+    frontier = [seed.node]
+    seen = {seed.node}
+    for _ in range(levels):
+        if quota - spent <= 0 or not frontier:
+            break
+        candidates = [st for node in frontier for st in builder.statements_of(node)]
+        taken = builder.take(candidates, quota - spent, "expansion", seed.iri)
+        spent += taken
+        admitted = [st for st in candidates if st in builder.kept]
+        frontier = [n for n in dict.fromkeys(_neighbours(admitted, builder)) if n not in seen]
+        seen.update(frontier)
+    return spent
+
+
+def induce(graph: WorkingGraph, seeds: Sequence[ContextSeed], settings: ExpandSettings,
+           roles: RoleTable) -> Subgraph:
+    """Spend the triple budget on the seeds (in the given order), then run the final pass."""
+    metrics = SubgraphMetrics(budget=settings.max_total_triples)
+    builder = Builder(graph, roles, settings.max_total_triples)
+    per_seed = settings.estimated_triples_per_query
+    present = [s for s in seeds if graph.describes(s.node)]
+    metrics.seeds_not_in_graph = len(seeds) - len(present)
+    kinds = {s.iri: kind_of(graph, s) for s in present}
+
+    property_pool = int(settings.max_total_triples * PROPERTY_SHARE)
+    for seed in (s for s in present if kinds[s.iri] is SeedKind.PROPERTY):
+        own = [(seed.node, p, o) for p, o in graph.out(seed.node)]
+        spent = builder.take(own, min(per_seed, property_pool - metrics.property_triples),
+                             "seed", seed.iri)
+        metrics.property_triples += spent
+
+    others = [s for s in present if kinds[s.iri] is not SeedKind.PROPERTY]
+    shell_spent: dict[str, int] = {}
+    for seed in others:
+        shell = _shell(builder, seed, kinds[seed.iri], settings.ancestor_closure_depth)
+        shell_spent[seed.iri] = builder.take(shell, per_seed // 2, "shell", seed.iri)
+        metrics.shell_triples += shell_spent[seed.iri]
+
+    hubs = others if settings.hub_seed_count == 0 else others[:settings.hub_seed_count]
+    rest = others[len(hubs):]
+    metrics.hub_seeds = len(hubs)
+    hub_pool = int(builder.left * HUB_SHARE) if rest else builder.left
+    for i, seed in enumerate(hubs):
+        share = hub_pool // (len(hubs) - i)
+        spent = _expand(builder, seed, settings.depth,
+                        min(per_seed - shell_spent[seed.iri], share))
+        hub_pool -= spent
+        metrics.expansion_triples += spent
+    score_left = sum(s.score for s in rest)
+    for seed in rest:
+        pool = builder.left
+        share = int(pool * seed.score / score_left) if score_left > 0 else pool // len(rest)
+        score_left -= seed.score
+        spent = _expand(builder, seed, max(settings.depth - 1, 0),
+                        min(per_seed - shell_spent[seed.iri], share))
+        metrics.expansion_triples += spent
+    metrics.budget_bound = builder.left <= 0
+    _final(builder, [s.node for s in present], metrics)
+    return Subgraph(list(builder.kept), dict(builder.origin), metrics)
+
+
+def _final(builder: Builder, seeds: Sequence[ox.NamedNode], metrics: SubgraphMetrics) -> None:
+    # Imported here: final_pass imports Builder from this module.
+    from ontoretrieve.final_pass import final_pass
+
+    final_pass(builder, seeds, metrics)
