@@ -182,10 +182,12 @@ class CatalogReader:
         if not iris:
             return []
         current = {v.graph: v.content_hash for v in catalog}
+        sources = {graph_name(h) for h in hashes}
         class_types = ", ".join(sparql.iri(t.value) for t in sorted(CLASS_TYPES, key=str))
+        # One VALUES block only, and graphs filtered here rather than in the query:
+        # a second VALUES makes Oxigraph join the blocks first (1-6 s instead of 7 ms).
         query = (
-            "SELECT DISTINCT ?g WHERE { "
-            f"VALUES ?src {{ {' '.join(sparql.iri(graph_name(h)) for h in hashes)} }} "
+            "SELECT DISTINCT ?src ?g WHERE { "
             f"VALUES ?s {{ {' '.join(sparql.iri(i) for i in iris)} }} "
             "GRAPH ?src { ?s ?p ?c . } "
             f"FILTER(?p IN ({sparql.iri(RDFS + 'subClassOf')}, {sparql.iri(RDFS + 'domain')}, "
@@ -193,7 +195,8 @@ class CatalogReader:
             f"GRAPH ?g {{ ?c {sparql.iri(RDF + 'type')} ?t . }} "
             f"FILTER(?t IN ({class_types})) }}")
         found = [current[row["g"].value] for row in self.store.select(query)
-                 if "g" in row and row["g"].value in current]
+                 if "g" in row and row["g"].value in current
+                 and "src" in row and row["src"].value in sources]
         return [h for h in dict.fromkeys(found) if h not in hashes]
 
     def referenced_by_scan(self, iris: Sequence[str], hashes: Sequence[str],
@@ -222,7 +225,7 @@ class CatalogReader:
         statements with nested blank nodes three levels deep and a marker
         triple naming the graph each subject is in.
         """
-        graphs = " ".join(sparql.iri(graph_name(h)) for h in hashes)
+        graphs = ", ".join(sparql.iri(graph_name(h)) for h in hashes)
         nodes: dict[str, None] = dict.fromkeys(iris)
         frontier = list(iris)
         for level in range(levels):
@@ -236,10 +239,10 @@ class CatalogReader:
             found: list[str] = []
             for batch in _batches(frontier, 400):
                 query = (
-                    f"SELECT DISTINCT ?n WHERE {{ VALUES ?g {{ {graphs} }} "
+                    f"SELECT DISTINCT ?n WHERE {{ "
                     f"VALUES ?s {{ {' '.join(sparql.iri(i) for i in batch)} }} "
                     "GRAPH ?g { { ?s ?p ?n } UNION { ?s ?p ?b . ?b ?q ?n . FILTER(isBlank(?b)) } "
-                    f"{incoming} }} FILTER(isIRI(?n)) }}")
+                    f"{incoming} }} FILTER(?g IN ({graphs})) FILTER(isIRI(?n)) }}")
                 found.extend(row["n"].value for row in self.store.select(query) if "n" in row)
             frontier = [n for n in dict.fromkeys(found)
                         if n not in nodes and not is_standard(ox.NamedNode(n))]
@@ -248,11 +251,12 @@ class CatalogReader:
         for batch in _batches(list(nodes), 300):
             triples.extend(self.store.construct(
                 f"CONSTRUCT {{ ?s ?p ?o . ?o ?p2 ?o2 . ?o2 ?p3 ?o3 . ?o3 ?p4 ?o4 . "
-                f"?s {sparql.iri(_OWNER)} ?g }} WHERE {{ VALUES ?g {{ {graphs} }} "
+                f"?s {sparql.iri(_OWNER)} ?g }} WHERE {{ "
                 f"VALUES ?s {{ {' '.join(sparql.iri(i) for i in batch)} }} "
                 "GRAPH ?g { ?s ?p ?o . OPTIONAL { ?o ?p2 ?o2 . FILTER(isBlank(?o)) "
                 "OPTIONAL { ?o2 ?p3 ?o3 . FILTER(isBlank(?o2)) "
-                "OPTIONAL { ?o3 ?p4 ?o4 . FILTER(isBlank(?o3)) } } } } }"))
+                "OPTIONAL { ?o3 ?p4 ?o4 . FILTER(isBlank(?o3)) } } } } "
+                f"FILTER(?g IN ({graphs})) }}"))
         access.context_mode = "sparql_candidate"
         return _split_by_owner(triples)
 

@@ -368,3 +368,7 @@ def main() -> None:
     """Entry point of the ``ontoretrieve`` script."""
     app()
 
+
+# Commands kept in their own modules register themselves on ``app`` when imported.
+from ontoretrieve import cli_retrieve  # noqa: E402, F401
+

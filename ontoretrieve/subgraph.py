@@ -166,6 +166,7 @@ class Builder:
                 self.admit(u, step, via)
             return total
         spent = 0
+        # sorted() is stable: within a role, candidates keep their store-independent order.
         ordered = sorted(units, key=lambda u: role_of(u[0][1], u[0][2], self.roles))
         for u in ordered:
             u = [s for s in u if s not in self.kept]  # an earlier unit may share a blank node
@@ -180,7 +181,21 @@ class Builder:
         incoming: list[Statement] = [
             (s, p, node) for s, p in self.graph.incoming(node)
             if p in _INCOMING and isinstance(s, ox.NamedNode)]
-        return own + incoming
+        return sorted(own, key=self.stable_key) + sorted(incoming, key=self.stable_key)
+
+    def stable_key(self, statement: Statement) -> tuple[str, str, str]:
+        """An order that does not depend on the store: blank nodes by their content.
+
+        Stores return triples in different orders and label blank nodes
+        differently; a binding quota must pick the same statements on each.
+        """
+        return tuple(self._content(term) for term in statement)  # type: ignore[return-value]
+
+    def _content(self, term: object) -> str:
+        if isinstance(term, ox.BlankNode):
+            return "_:" + " ".join(sorted(f"{p} {'_' if isinstance(o, ox.BlankNode) else o}"
+                                          for p, o in self.graph.out(term)))
+        return str(term)
 
 
 def expandable(node: object, graph: WorkingGraph) -> TypeGuard[ox.NamedNode]:
@@ -204,13 +219,15 @@ def _shell(builder: Builder, seed: ContextSeed, kind: SeedKind, depth: int) -> l
     """Labels and types of the seed, then its ancestors with their labels, nearest first."""
     roles, graph = builder.roles, builder.graph
     node = seed.node
-    shell: list[Statement] = [(node, p, o) for p, o in graph.out(node)
-                              if role_of(p, o, roles) in (Role.LABEL, Role.TYPE)]
+    shell: list[Statement] = sorted(((node, p, o) for p, o in graph.out(node)
+                                     if role_of(p, o, roles) in (Role.LABEL, Role.TYPE)),
+                                    key=builder.stable_key)
     frontier: list[Node] = [node]
     for _ in range(depth if kind is SeedKind.CLASS else 0):
         step: list[Node] = []
         for child in frontier:
-            for p, parent in graph.out(child):
+            for _, p, parent in sorted(((child, p, o) for p, o in graph.out(child)),
+                                       key=builder.stable_key):
                 if p == SUBCLASS and expandable(parent, graph):
                     shell.append((child, p, parent))
                     shell.extend((parent, q, v) for q, v in graph.out(parent)

@@ -63,9 +63,8 @@ def _oxigraph_binary() -> str:
     return found
 
 
-@pytest.fixture
-def oxigraph_server(tmp_path: Path) -> Iterator[str]:
-    """A real `oxigraph serve` on a free loopback port; yields its /query URL."""
+def start_oxigraph_server(tmp_path: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """Start a real `oxigraph serve` on a free loopback port; return it and its /query URL."""
     port = _free_port()
     process = subprocess.Popen(
         [_oxigraph_binary(), "serve", "--location", str(tmp_path / "oxigraph-server"),
@@ -77,13 +76,19 @@ def oxigraph_server(tmp_path: Path) -> Iterator[str]:
     while True:
         try:
             httpx.get(url, params={"query": "ASK {}"}, timeout=1)
-            break
+            return process, url
         except httpx.HTTPError:
             if process.poll() is not None or time.monotonic() > deadline:
                 process.kill()
                 stderr = process.stderr.read().decode() if process.stderr else ""
                 pytest.fail(f"oxigraph serve did not start: {stderr}")
             time.sleep(0.1)
+
+
+@pytest.fixture
+def oxigraph_server(tmp_path: Path) -> Iterator[str]:
+    """A real `oxigraph serve` on a free loopback port; yields its /query URL."""
+    process, url = start_oxigraph_server(tmp_path)
     try:
         yield url
     finally:

@@ -1,0 +1,131 @@
+"""``ontoretrieve retrieve``: the context for a text, building the index first when there is none.
+
+The graph goes to stdout (Turtle, JSON-LD, or one JSON document with
+everything); progress, the summary and ``--explain`` go to stderr, so stdout
+stays machine-readable.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from ontoretrieve.cli import (
+    AsJson,
+    ConfigFile,
+    DataDir,
+    _errors_to_exit,
+    _print_json,
+    _print_load_report,
+    _read_text,
+    _settings,
+    _short,
+    _store,
+    _sync_with_progress,
+    app,
+    err,
+)
+from ontoretrieve.context import Context, Mode
+from ontoretrieve.errors import OntoRetrieveError
+from ontoretrieve.pipeline import Retriever, tenant_dir
+
+__all__ = ["retrieve_command"]
+
+_FORMATS = ("turtle", "jsonld", "json")
+
+
+@app.command("retrieve")
+def retrieve_command(
+    text: Annotated[str | None, typer.Argument(help="The text to build a context for.")] = None,
+    file: Annotated[Path | None, typer.Option("--file", help="Read the text from a file.")
+                    ] = None,
+    catalog: Annotated[Path | None, typer.Option(
+        "--catalog", help="Load this catalog file or folder and sync the index first.")] = None,
+    fmt: Annotated[str, typer.Option(
+        "--format", help="turtle, jsonld, or json (the whole result).")] = "turtle",
+    mode: Annotated[Mode, typer.Option("--mode", help="How the context is chosen.")
+                    ] = Mode.AUTO,
+    ontology: Annotated[list[str] | None, typer.Option(
+        "--ontology", help="For --mode ontologies: an ontology IRI, file name or hash "
+        "(repeat for several).")] = None,
+    explain: Annotated[bool, typer.Option(
+        "--explain", help="Show why each term is in the context (on stderr).")] = False,
+    data_dir: DataDir = None,
+    config: ConfigFile = None,
+    as_json: AsJson = False,
+) -> None:
+    """Build the ontology context a text is about."""
+    if as_json:
+        fmt = "json"
+    with _errors_to_exit():
+        if fmt not in _FORMATS:
+            raise OntoRetrieveError(f"--format {fmt!r}: use one of {', '.join(_FORMATS)}")
+        if (text is None) == (file is None):
+            raise OntoRetrieveError("give the text as an argument or with --file, not both")
+        if mode is Mode.ONTOLOGIES and not ontology:
+            raise OntoRetrieveError("--mode ontologies needs at least one --ontology")
+        body = text if text is not None else _read_text(file)  # type: ignore[arg-type]
+        settings = _settings(data_dir, config)
+        with _store(settings) as store:
+            path = catalog
+            if path is None and not (tenant_dir(settings) / "state.json").exists():
+                path = Path(settings.catalog.path)
+                if not path.exists():
+                    raise OntoRetrieveError(
+                        f"no index yet and the catalog folder {path} does not exist: "
+                        "give --catalog PATH or set catalog.path")
+                err.print(f"no index yet: building one from {path}")
+            if path is not None:
+                load_report, _ = _sync_with_progress(settings, store, path, False,
+                                                     show=fmt != "json")
+                if load_report is not None and fmt != "json":
+                    _print_load_report(load_report, brief=True)
+            retriever = Retriever.open(settings, store)
+            try:
+                context = retriever.retrieve(body, mode, ontology or ())
+            finally:
+                retriever.close()
+    if fmt == "json":
+        _print_json({**context.model_dump(mode="json", exclude={"ntriples"}),
+                     "turtle": context.serialize("turtle")})
+        return
+    graph = context.serialize("turtle" if fmt == "turtle" else "jsonld")
+    if graph:
+        typer.echo(graph.rstrip("\n"))
+    _summary(context)
+    if explain:
+        _explain(context)
+
+
+def _summary(context: Context) -> None:
+    m = context.metrics
+    if context.diagnosis is not None:
+        err.print(f"[yellow]empty context: {context.diagnosis.value}[/]")
+    for warning in context.warnings:
+        err.print(f"[yellow]warning:[/] {warning}", highlight=False)
+    if m.degraded:
+        err.print(f"[yellow]degraded ({m.catalog_access_mode}):[/] {m.degraded}",
+                  highlight=False)
+    err.print(f"{m.mode.value}: {len(context.seeds)} seeds -> {m.context_terms} terms, "
+              f"{m.context_triples} triples from {m.catalog_context_triples} "
+              f"({m.catalog_context_mode}); {context.seconds.get('total', 0) * 1000:.0f} ms",
+              highlight=False)
+
+
+def _explain(context: Context) -> None:
+    seeds = Table("#", "seed", "score", "origin", "lanes", title="seeds in rank order")
+    for rank, seed in enumerate(context.seeds, start=1):
+        lanes = " ".join(f"{e['lane']}@{e['rank']}" for e in seed.lanes[:4])
+        seeds.add_row(str(rank), _short(seed.iri, 50, keep="end"), f"{seed.score:.3f}",
+                      seed.origin, lanes)
+    err.print(seeds)
+    terms = Table("term", "step", "via", "ontology", title="context terms")
+    for evidence in context.evidence.values():
+        terms.add_row(_short(evidence.iri, 50, keep="end"), evidence.step,
+                      _short(evidence.via or "", 30, keep="end"),
+                      _short(evidence.ontology_iri or "", 30, keep="end"))
+    err.print(terms)
+    err.print({k: v for k, v in context.metrics.subgraph.items() if v})

@@ -1,0 +1,279 @@
+"""Whole retrievals with the real model: modes, evidence, stores, pushdown, degradation, CLI."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pyoxigraph as ox
+import pytest
+from typer.testing import CliRunner
+
+from ontoretrieve.backends import OxigraphStore, SparqlHttpStore
+from ontoretrieve.catalog_io import CatalogAccess, CatalogReader, graph_name
+from ontoretrieve.cli import app
+from ontoretrieve.context import Diagnosis, Mode
+from ontoretrieve.embed import FastEmbedder
+from ontoretrieve.pipeline import Retriever, sync_index
+from ontoretrieve.settings import Settings, load_settings
+from tests.conftest import FIXTURES
+
+pytestmark = pytest.mark.integration
+
+ZOO = "http://example.org/zoo#"
+UNIT = "http://qudt.org/vocab/unit/"
+TEXT = "The keeper feeds the cat, which eats a mouse and lives in a big cage."
+
+
+@pytest.fixture(scope="module")
+def catalog(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("ctx") / "catalog"
+    folder.mkdir()
+    for name in ("zoo.ttl", "ext.ttl"):
+        shutil.copy(FIXTURES / "context" / name, folder)
+    shutil.copy(FIXTURES / "qudt-units-subset.ttl", folder)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def indexed(tmp_path_factory: pytest.TempPathFactory, catalog: Path,
+            real_embedder: FastEmbedder) -> Iterator[tuple[Settings, OxigraphStore]]:
+    settings = load_settings(data_dir=tmp_path_factory.mktemp("ctx-data"))
+    store = OxigraphStore.in_memory()
+    sync_index(settings, store, catalog_path=catalog, embedder=real_embedder)
+    yield settings, store
+
+
+@pytest.fixture(scope="module")
+def retriever(indexed: tuple[Settings, OxigraphStore],
+              real_embedder: FastEmbedder) -> Iterator[Retriever]:
+    settings, store = indexed
+    opened = Retriever.open(settings, store, embedder=real_embedder)
+    yield opened
+    opened.close()
+
+
+def variant(base: Retriever, store: object = None, **groups: dict[str, object]) -> Retriever:
+    """The same open index (Edge opens a shard once per process) with other settings."""
+    settings = base.settings.model_copy(update={
+        name: getattr(base.settings, name).model_copy(update=changes)
+        for name, changes in groups.items()})
+    return Retriever(settings, store or base.store, base.index, base.state,  # type: ignore[arg-type]
+                     base.seed_retriever.embedder)
+
+
+def test_vector_context_holds_the_terms_of_the_text(retriever: Retriever) -> None:
+    context = retriever.retrieve(TEXT, Mode.VECTOR)
+    assert {ZOO + "Keeper", ZOO + "Cat", ZOO + "Mouse", ZOO + "feeds"} <= set(context.terms)
+    assert context.diagnosis is None and context.metrics.catalog_access_mode == "sparql"
+    assert context.metrics.context_triples == len(context.triples())
+    assert set(context.evidence) == set(context.terms)
+    feeds = context.evidence[ZOO + "feeds"]
+    assert feeds.ontology_iri == "http://example.org/zoo" and feeds.step in (
+        "retrieved", "small_module", "schema_closure", "expansion", "stub")
+    assert [s.iri for s in context.seeds]  # seeds in rank order, with their lanes
+    assert context.seeds[0].lanes
+
+
+def test_small_zoo_is_added_whole_without_its_header(retriever: Retriever) -> None:
+    context = retriever.retrieve(TEXT, Mode.VECTOR)
+    assert context.metrics.small_modules  # zoo.ttl has far fewer than 300 triples
+    assert ZOO + "Island" in context.terms  # no seed, but its module is small
+    assert "http://example.org/zoo" not in context.terms
+
+
+def test_snapshot_records_what_the_context_was_cut_from(retriever: Retriever) -> None:
+    context = retriever.retrieve(TEXT, Mode.VECTOR)
+    cut = {r.ontology_iri for r in context.snapshot.cut_from}
+    assert "http://example.org/zoo" in cut
+    assert {r.ontology_iri for r in context.snapshot.writable} <= cut
+
+
+def test_serializations_round_trip(retriever: Retriever) -> None:
+    context = retriever.retrieve(TEXT, Mode.VECTOR)
+    turtle = context.serialize("turtle")
+    assert "@prefix rdfs:" in turtle and "@prefix foaf:" not in turtle  # only used prefixes
+    assert len(list(ox.parse(turtle.encode(), ox.RdfFormat.TURTLE))) == \
+        context.metrics.context_triples
+    assert len(list(ox.parse(context.serialize("jsonld").encode(), ox.RdfFormat.JSON_LD))) == \
+        context.metrics.context_triples
+    assert len(context.graph()) == context.metrics.context_triples
+
+
+def test_reference_expansion_brings_the_declaring_ontology(retriever: Retriever) -> None:
+    context = retriever.retrieve("The keeper is a person.", Mode.VECTOR)
+    assert "http://example.org/ext" in context.metrics.expanded_ontology_iris or \
+        "http://example.org/ext#Person" in context.terms
+
+
+def test_targeted_select_and_full_scan_find_the_same_references(
+        indexed: tuple[Settings, OxigraphStore]) -> None:
+    _, store = indexed
+    reader = CatalogReader(store)
+    versions = reader.versions()
+    zoo = next(v.content_hash for v in versions if v.ontology_iri == "http://example.org/zoo")
+    every = [v.content_hash for v in versions]
+    terms = [ZOO + "Keeper", ZOO + "Animal"]
+    by_select = reader.referenced_versions(terms, [zoo], versions)
+    by_scan = reader.referenced_by_scan(terms, [zoo], every, CatalogAccess())
+    assert by_select == by_scan and len(by_select) == 1
+
+
+def test_graph_and_merge_caches_are_hit_the_second_time(retriever: Retriever) -> None:
+    retriever.retrieve(TEXT, Mode.VECTOR)
+    again = retriever.retrieve(TEXT, Mode.VECTOR)
+    assert again.metrics.catalog_merge_cache_hits == 1
+    assert again.metrics.catalog_graph_cache_misses == 0
+
+
+def test_pushdown_cuts_a_smaller_working_graph(retriever: Retriever) -> None:
+    pushed = variant(retriever, expand={"candidate_pushdown": True})
+    on, off = pushed.retrieve(TEXT, Mode.VECTOR), retriever.retrieve(TEXT, Mode.VECTOR)
+    assert on.metrics.catalog_context_mode == "sparql_candidate"
+    assert off.metrics.catalog_context_mode == "merged_catalog"
+    assert on.metrics.catalog_context_triples < off.metrics.catalog_context_triples
+    seeds = {s.iri for s in on.seeds}
+    assert seeds <= set(on.terms) | {s for s in seeds if s.startswith(UNIT)} or \
+        seeds & set(on.terms)
+    assert {ZOO + "Keeper", ZOO + "Cat"} <= set(on.terms)
+
+
+def test_modes(retriever: Retriever) -> None:
+    full = retriever.retrieve("", Mode.FULL)
+    assert (full.metrics.truncated and full.metrics.context_triples == 4000) or \
+        full.metrics.context_triples < 4000
+    only = retriever.retrieve("", Mode.ONTOLOGIES, ["http://example.org/ext"])
+    assert set(only.terms) == {"http://example.org/ext#Organism", "http://example.org/ext#Person"}
+    by_file = retriever.retrieve("", Mode.ONTOLOGIES, ["zoo.ttl"])
+    assert ZOO + "Cat" in by_file.terms
+    missing = retriever.retrieve("", Mode.ONTOLOGIES, ["nope"])
+    assert missing.diagnosis is Diagnosis.NO_SUCH_ONTOLOGY and missing.empty
+    lexical = retriever.retrieve("A 5 mV signal from the big cage", Mode.LEXICAL)
+    assert UNIT + "MilliV" in {s.iri for s in lexical.seeds}
+    assert ZOO + "BigCage" in {s.iri for s in lexical.seeds}
+    assert all(not s.lanes for s in lexical.seeds)  # no embedding in lexical mode
+    assert retriever.retrieve("zzqx", Mode.LEXICAL).diagnosis is Diagnosis.NO_LEXICAL_MATCH
+
+
+def test_auto_takes_the_whole_catalog_only_when_it_fits(retriever: Retriever) -> None:
+    for cap, expected in ((5, Mode.VECTOR), (100000, Mode.FULL)):
+        r = variant(retriever, expand={"context_max_triples": cap})
+        assert r.retrieve(TEXT, Mode.AUTO).mode is expected
+
+
+def test_empty_text_and_no_hit_are_diagnosed_not_filled_with_noise(
+        retriever: Retriever) -> None:
+    assert retriever.retrieve("   ", Mode.VECTOR).diagnosis is Diagnosis.NO_TEXT
+    r = variant(retriever, seeds={"min_merged_max_score": 1.0})
+    context = r.retrieve("Quarterly revenue grew in the bond market.", Mode.VECTOR)
+    assert context.empty and context.diagnosis is Diagnosis.NO_HIT_ABOVE_FLOOR
+
+
+def _sorted_lines(ntriples: str) -> list[str]:
+    return sorted(ntriples.splitlines())
+
+
+def test_same_context_on_embedded_store_and_oxigraph_server(
+        retriever: Retriever, catalog: Path, oxigraph_server: str) -> None:
+    remote = SparqlHttpStore(oxigraph_server)
+    from ontoretrieve.catalog_store import Catalog
+
+    Catalog(remote).load(catalog)
+    local, served = retriever, variant(retriever, remote)
+    for text in (TEXT, "A 5 mV signal for 4-15 days."):
+        a, b = local.retrieve(text, Mode.VECTOR), served.retrieve(text, Mode.VECTOR)
+        assert b.metrics.catalog_access_mode == "sparql"
+        # Blank-node labels differ between stores; compare everything else.
+        assert [t for t in _sorted_lines(a.ntriples) if "_:" not in t] == \
+            [t for t in _sorted_lines(b.ntriples) if "_:" not in t]
+        assert a.ntriples.count("_:") == b.ntriples.count("_:")
+
+
+def test_endpoint_killed_mid_run_degrades_with_a_metric(
+        retriever: Retriever, catalog: Path, tmp_path: Path) -> None:
+    from tests.conftest import start_oxigraph_server
+
+    process, url = start_oxigraph_server(tmp_path)
+    try:
+        remote = SparqlHttpStore(url)
+        from ontoretrieve.catalog_store import Catalog
+
+        Catalog(remote).load(catalog)
+        served = variant(retriever, remote)
+        before = served.retrieve(TEXT, Mode.VECTOR)
+        assert before.metrics.catalog_access_mode == "sparql"
+    finally:
+        process.kill()
+        process.wait()
+    cached = served.retrieve(TEXT, Mode.VECTOR)  # graphs cached: the fetch level still works
+    assert cached.metrics.catalog_access_mode == "full_fetch_fallback"
+    assert cached.metrics.degraded and ZOO + "Cat" in cached.terms
+    cold = variant(retriever, remote)
+    down = cold.retrieve(TEXT, Mode.VECTOR)
+    assert down.metrics.catalog_access_mode == "atoms_fallback"
+    assert down.metrics.degraded and not down.empty
+    assert ZOO + "Cat" in down.terms and any("unreachable" in w for w in down.warnings)
+
+
+def test_hostile_iris_never_reach_a_query(indexed: tuple[Settings, OxigraphStore]) -> None:
+    _, store = indexed
+    reader = CatalogReader(store)
+    versions = reader.versions()
+    for hostile in ('http://x/a> } ; DROP ALL ; <http://x/b', 'http://x/a"', "http://x/\n}"):
+        with pytest.raises(ValueError, match="not an IRI"):
+            reader.referenced_versions([hostile], [versions[0].content_hash], versions)
+        with pytest.raises(ValueError, match="not an IRI"):
+            reader.neighbourhood([hostile], [versions[0].content_hash], 1, CatalogAccess())
+    assert reader.versions() == versions  # nothing was changed
+
+
+def test_hostile_literals_in_the_catalog_pass_through_intact(tmp_path: Path,
+                                                             real_embedder: FastEmbedder) -> None:
+    folder = tmp_path / "catalog"
+    folder.mkdir()
+    nasty = 'cat" } ; DROP ALL ; #\n>'
+    node = ox.NamedNode(ZOO + "Cat")
+    ox.serialize([ox.Triple(node, ox.NamedNode("http://www.w3.org/2000/01/rdf-schema#label"),
+                            ox.Literal(nasty)),
+                  ox.Triple(node, ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type"),
+                            ox.NamedNode("http://www.w3.org/2002/07/owl#Class"))],
+                 str(folder / "nasty.ttl"), ox.RdfFormat.TURTLE)
+    settings = load_settings(data_dir=tmp_path / "data")
+    store = OxigraphStore.in_memory()
+    sync_index(settings, store, catalog_path=folder, embedder=real_embedder)
+    settings = settings.model_copy(update={"expand": settings.expand.model_copy(
+        update={"candidate_pushdown": True})})
+    context = Retriever.open(settings, store, embedder=real_embedder).retrieve("cat",
+                                                                               Mode.VECTOR)
+    assert nasty in {t.object.value for t in context.triples()}
+    assert len(store.graph_triples(graph_name(context.snapshot.cut_from[0].content_hash))) == 2
+
+
+def test_cli_retrieve_builds_the_index_then_prints_json(catalog: Path, tmp_path: Path) -> None:
+    runner = CliRunner()
+    data = tmp_path / "data"
+    result = runner.invoke(app, ["retrieve", TEXT, "--catalog", str(catalog), "--data-dir",
+                                 str(data), "--format", "json", "--mode", "vector"])
+    assert result.exit_code == 0, result.output
+    body = json.loads(result.stdout)
+    assert body["seeds"][0]["iri"] and ZOO + "Cat" in body["terms"]
+    assert body["turtle"].startswith("@prefix")
+    again = runner.invoke(app, ["retrieve", "--file", str(FIXTURES / "context" / "zoo.ttl"),
+                                "--data-dir", str(data), "--explain", "--mode", "vector"])
+    assert again.exit_code == 0, again.output
+    bad = runner.invoke(app, ["retrieve", "x", "--data-dir", str(data), "--format", "xml"])
+    assert bad.exit_code == 2 and "--format 'xml'" in bad.output
+
+
+def test_cli_main_job_runs_as_a_process(catalog: Path, tmp_path: Path) -> None:
+    import sys
+
+    exe = Path(sys.executable).parent / "ontoretrieve"
+    done = subprocess.run([str(exe), "retrieve", "a 5 mV signal", "--catalog", str(catalog),
+                           "--data-dir", str(tmp_path / "d"), "--mode", "vector"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert UNIT + "MilliV" in done.stdout or "unit:MilliV" in done.stdout
