@@ -17,7 +17,7 @@ nothing however large GO or NCBITaxon are.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import TypeAlias
@@ -172,38 +172,48 @@ class GraphIndex:
 
 
 class WorkingGraph:
-    """The union of several ontology versions, as a view (nothing is copied)."""
+    """The union of several ontology versions, as a view (nothing is copied).
+
+    Lookups are memoized per node: the view is cached across retrievals, and
+    the same hub terms are looked up unit after unit.
+    """
 
     def __init__(self, parts: Sequence[GraphIndex]) -> None:
         self.parts = tuple(parts)
         self.headers: set[Node] = set().union(*(p.headers for p in self.parts))
+        self._out: dict[Node, list[tuple[ox.NamedNode, Term]]] = {}
+        self._in: dict[Node, list[tuple[Node, ox.NamedNode]]] = {}
+        self._owners: dict[Node, list[str]] = {}
 
     def __len__(self) -> int:
         return sum(len(p) for p in self.parts)
 
-    def out(self, node: Node) -> Iterator[tuple[ox.NamedNode, Term]]:
-        seen: set[tuple[ox.NamedNode, Term]] = set()
-        for part in self.parts:
-            for edge in part.out(node):
-                if edge not in seen:  # the same triple in two versions counts once
-                    seen.add(edge)
-                    yield edge
+    def out(self, node: Node) -> list[tuple[ox.NamedNode, Term]]:
+        found = self._out.get(node)
+        if found is None:
+            # The same triple in two versions counts once.
+            found = list(dict.fromkeys(e for part in self.parts for e in part.out(node)))
+            self._out[node] = found
+        return found
 
-    def incoming(self, node: Node) -> Iterator[tuple[Node, ox.NamedNode]]:
-        seen: set[tuple[Node, ox.NamedNode]] = set()
-        for part in self.parts:
-            for edge in part.incoming(node):
-                if edge not in seen:
-                    seen.add(edge)
-                    yield edge
+    def incoming(self, node: Node) -> list[tuple[Node, ox.NamedNode]]:
+        found = self._in.get(node)
+        if found is None:
+            found = list(dict.fromkeys(e for part in self.parts for e in part.incoming(node)))
+            self._in[node] = found
+        return found
 
     def describes(self, node: Node) -> bool:
         """True when some part has a triple with ``node`` as subject."""
-        return any(part.describes(node) for part in self.parts)
+        return bool(self.out(node))
 
     def owners(self, node: Node) -> list[str]:
         """Names of the parts (version hashes) that describe ``node``."""
-        return [part.name for part in self.parts if part.describes(node)]
+        found = self._owners.get(node)
+        if found is None:
+            found = [part.name for part in self.parts if part.describes(node)]
+            self._owners[node] = found
+        return found
 
     def types(self, node: Node) -> set[ox.NamedNode]:
         return {o for p, o in self.out(node) if p == RDF_TYPE and isinstance(o, ox.NamedNode)}

@@ -124,6 +124,7 @@ class Builder:
     limit: int
     kept: dict[Statement, None] = field(default_factory=dict)
     origin: dict[Node, Admission] = field(default_factory=dict)
+    _keys: dict[object, str] = field(default_factory=dict)
 
     @property
     def left(self) -> int:
@@ -192,10 +193,16 @@ class Builder:
         return tuple(self._content(term) for term in statement)  # type: ignore[return-value]
 
     def _content(self, term: object) -> str:
-        if isinstance(term, ox.BlankNode):
-            return "_:" + " ".join(sorted(f"{p} {'_' if isinstance(o, ox.BlankNode) else o}"
-                                          for p, o in self.graph.out(term)))
-        return str(term)
+        key = self._keys.get(term)
+        if key is None:
+            if isinstance(term, ox.BlankNode):
+                key = "_:" + " ".join(sorted(
+                    f"{p.value} {'_' if isinstance(o, ox.BlankNode) else o}"
+                    for p, o in self.graph.out(term)))
+            else:
+                key = str(term)
+            self._keys[term] = key
+        return key
 
 
 def expandable(node: object, graph: WorkingGraph) -> TypeGuard[ox.NamedNode]:
@@ -273,6 +280,9 @@ def induce(graph: WorkingGraph, seeds: Sequence[ContextSeed], settings: ExpandSe
     others = [s for s in present if kinds[s.iri] is not SeedKind.PROPERTY]
     shell_spent: dict[str, int] = {}
     for seed in others:
+        if builder.left <= 0:
+            shell_spent[seed.iri] = 0
+            continue
         shell = _shell(builder, seed, kinds[seed.iri], settings.ancestor_closure_depth)
         shell_spent[seed.iri] = builder.take(shell, per_seed // 2, "shell", seed.iri)
         metrics.shell_triples += shell_spent[seed.iri]
@@ -282,6 +292,8 @@ def induce(graph: WorkingGraph, seeds: Sequence[ContextSeed], settings: ExpandSe
     metrics.hub_seeds = len(hubs)
     hub_pool = int(builder.left * HUB_SHARE) if rest else builder.left
     for i, seed in enumerate(hubs):
+        if builder.left <= 0:
+            break
         share = hub_pool // (len(hubs) - i)
         spent = _expand(builder, seed, settings.depth,
                         min(per_seed - shell_spent[seed.iri], share))
@@ -289,6 +301,8 @@ def induce(graph: WorkingGraph, seeds: Sequence[ContextSeed], settings: ExpandSe
         metrics.expansion_triples += spent
     score_left = sum(s.score for s in rest)
     for seed in rest:
+        if builder.left <= 0:
+            break
         pool = builder.left
         share = int(pool * seed.score / score_left) if score_left > 0 else pool // len(rest)
         score_left -= seed.score
