@@ -18,9 +18,16 @@ from dataclasses import asdict
 
 import pyoxigraph as ox
 
+from ontoretrieve import sparql
 from ontoretrieve.backends import TripleStore
 from ontoretrieve.backends.vector_index import VectorIndex
-from ontoretrieve.catalog_io import CatalogAccess, CatalogReader, StoreFailure, choose_versions
+from ontoretrieve.catalog_io import (
+    CatalogAccess,
+    CatalogReader,
+    StoreFailure,
+    choose_versions,
+    graph_name,
+)
 from ontoretrieve.closure import cap_statements, small_module_closure, without_header
 from ontoretrieve.context import (
     Context,
@@ -164,10 +171,16 @@ class Retriever:
                 else Diagnosis.NO_HIT_ABOVE_FLOOR)
             return _empty(mode, diagnosis, funnel=funnel, seconds=seconds)
         clock = time.perf_counter()
+        warnings: list[str] = []
         seeds = [ContextSeed(e.iri, e.score, rank, e.ontology_hash, e.origin, e.role)
                  for rank, e in enumerate(evidence, start=1)]
+        unusable = [s.iri for s in seeds if not _queryable(s)]
+        if unusable:
+            # Only a tampered or foreign index holds these; they must never reach a query.
+            warnings.append(f"{len(unusable)} seed(s) with an IRI or ontology hash that cannot "
+                            f"be used in SPARQL were left out: {unusable[:3]!r}")
+            seeds = [s for s in seeds if _queryable(s)]
         access = CatalogAccess()
-        warnings: list[str] = []
         try:
             graph, versions, seeds, hashes = self._working_graph(seeds, evidence, access,
                                                                  warnings)
@@ -356,6 +369,15 @@ class Retriever:
                     fused_score=None, windows=[], lanes=[], notes=[])
         limit = cap_for(1, self.settings.seeds) or len(found)
         return list(found.values())[:limit]
+
+
+def _queryable(seed: ContextSeed) -> bool:
+    try:
+        sparql.iri(seed.iri)
+        sparql.iri(graph_name(seed.ontology))
+    except ValueError:
+        return False
+    return True
 
 
 def _named(version: OntologyVersion, names: Sequence[str]) -> bool:

@@ -277,3 +277,22 @@ def test_cli_main_job_runs_as_a_process(catalog: Path, tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     assert UNIT + "MilliV" in done.stdout or "unit:MilliV" in done.stdout
+
+
+def test_hostile_iris_from_a_tampered_index_are_left_out(retriever: Retriever) -> None:
+    from ontoretrieve.records import SeedEvidence
+
+    good = retriever._lexical_seeds("cat")[0]
+    hostile = good.model_copy(update={"iri": 'http://x/a> } ; DROP ALL ; <http://x/b'})
+    bad_hash = good.model_copy(update={"iri": ZOO + "Mouse", "ontology_hash": "h> } DROP ALL"})
+
+    class Tampered(Retriever):
+        def _lexical_seeds(self, text: str) -> list[SeedEvidence]:
+            return [hostile, bad_hash, good]
+
+    tampered = Tampered(retriever.settings, retriever.store, retriever.index, retriever.state,
+                        retriever.seed_retriever.embedder)
+    context = tampered.retrieve("cat", Mode.LEXICAL)
+    assert any("cannot be used in SPARQL" in w for w in context.warnings)
+    assert good.iri in context.terms and context.metrics.catalog_access_mode == "sparql"
+    assert tampered.reader.versions() == retriever.reader.versions()
