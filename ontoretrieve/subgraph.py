@@ -157,8 +157,12 @@ class Builder:
                 self.origin[subject] = Admission(step, via)
 
     def take(self, candidates: Sequence[Statement], quota: int, step: str,
-             via: str | None) -> int:
-        """Admit a level whole when it fits, else by schema role; return triples spent."""
+             via: str | None, *, by_role: bool = True) -> int:
+        """Admit a level whole when it fits, else by schema role; return triples spent.
+
+        With ``by_role`` off, a level that does not fit is admitted in the
+        given order (schema shells: nearest ancestors first).
+        """
         units = [u for u in (self.unit(c) for c in candidates) if u]
         total = sum(len(u) for u in units)
         quota = min(quota, self.left)
@@ -167,8 +171,10 @@ class Builder:
                 self.admit(u, step, via)
             return total
         spent = 0
-        # sorted() is stable: within a role, candidates keep their store-independent order.
-        ordered = sorted(units, key=lambda u: role_of(u[0][1], u[0][2], self.roles))
+        # Stores list triples in different orders: sort by content, so a binding quota
+        # picks the same statements on every store.
+        ordered = sorted(units, key=lambda u: (role_of(u[0][1], u[0][2], self.roles),
+                                               self.stable_key(u[0]))) if by_role else units
         for u in ordered:
             u = [s for s in u if s not in self.kept]  # an earlier unit may share a blank node
             if u and spent + len(u) <= quota:
@@ -182,7 +188,7 @@ class Builder:
         incoming: list[Statement] = [
             (s, p, node) for s, p in self.graph.incoming(node)
             if p in _INCOMING and isinstance(s, ox.NamedNode)]
-        return sorted(own, key=self.stable_key) + sorted(incoming, key=self.stable_key)
+        return own + incoming
 
     def stable_key(self, statement: Statement) -> tuple[str, str, str]:
         """An order that does not depend on the store: blank nodes by their content.
@@ -222,24 +228,29 @@ def _neighbours(statements: Iterable[Statement], builder: Builder) -> list[ox.Na
     return found
 
 
+def _plain_key(statement: Statement) -> tuple[str, str]:
+    """Order of a shell statement (never a blank node): predicate, then object."""
+    return statement[1].value, str(statement[2])
+
+
 def _shell(builder: Builder, seed: ContextSeed, kind: SeedKind, depth: int) -> list[Statement]:
     """Labels and types of the seed, then its ancestors with their labels, nearest first."""
     roles, graph = builder.roles, builder.graph
     node = seed.node
     shell: list[Statement] = sorted(((node, p, o) for p, o in graph.out(node)
                                      if role_of(p, o, roles) in (Role.LABEL, Role.TYPE)),
-                                    key=builder.stable_key)
+                                    key=_plain_key)
     frontier: list[Node] = [node]
     for _ in range(depth if kind is SeedKind.CLASS else 0):
         step: list[Node] = []
         for child in frontier:
-            for _, p, parent in sorted(((child, p, o) for p, o in graph.out(child)),
-                                       key=builder.stable_key):
-                if p == SUBCLASS and expandable(parent, graph):
-                    shell.append((child, p, parent))
-                    shell.extend((parent, q, v) for q, v in graph.out(parent)
-                                 if role_of(q, v, roles) is Role.LABEL)
-                    step.append(parent)
+            parents = sorted((o for p, o in graph.out(child)
+                              if p == SUBCLASS and expandable(o, graph)), key=str)
+            for parent in parents:
+                shell.append((child, SUBCLASS, parent))
+                shell.extend(sorted(((parent, q, v) for q, v in graph.out(parent)
+                                     if role_of(q, v, roles) is Role.LABEL), key=_plain_key))
+                step.append(parent)
         frontier = step
     return shell
 
@@ -255,7 +266,8 @@ def _expand(builder: Builder, seed: ContextSeed, levels: int, quota: int) -> int
         taken = builder.take(candidates, quota - spent, "expansion", seed.iri)
         spent += taken
         admitted = [st for st in candidates if st in builder.kept]
-        frontier = [n for n in dict.fromkeys(_neighbours(admitted, builder)) if n not in seen]
+        frontier = sorted((n for n in dict.fromkeys(_neighbours(admitted, builder))
+                           if n not in seen), key=str)
         seen.update(frontier)
     return spent
 
@@ -284,7 +296,8 @@ def induce(graph: WorkingGraph, seeds: Sequence[ContextSeed], settings: ExpandSe
             shell_spent[seed.iri] = 0
             continue
         shell = _shell(builder, seed, kinds[seed.iri], settings.ancestor_closure_depth)
-        shell_spent[seed.iri] = builder.take(shell, per_seed // 2, "shell", seed.iri)
+        shell_spent[seed.iri] = builder.take(shell, per_seed // 2, "shell", seed.iri,
+                                             by_role=False)
         metrics.shell_triples += shell_spent[seed.iri]
 
     hubs = others if settings.hub_seed_count == 0 else others[:settings.hub_seed_count]
