@@ -15,6 +15,7 @@ fetched by name, references found by scanning them in memory) ->
 from __future__ import annotations
 
 import logging
+import time
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -30,11 +31,20 @@ from ontoretrieve.graph_index import CLASS_TYPES, GraphIndex, Node, WorkingGraph
 from ontoretrieve.records import OntologyVersion
 from ontoretrieve.vocab import RDF, RDFS
 
-__all__ = ["CatalogAccess", "CatalogReader", "VersionChoice", "choose_versions", "graph_name"]
+__all__ = [
+    "VERSIONS_RECHECK_SECONDS",
+    "CatalogAccess",
+    "CatalogReader",
+    "VersionChoice",
+    "choose_versions",
+    "graph_name",
+]
 
 log = logging.getLogger(__name__)
 
 StoreFailure = (StoreQueryError, StoreUnavailableError)
+VERSIONS_RECHECK_SECONDS = 1.0
+"""How stale the list of catalog versions may be (a load by another process)."""
 _OWNER = "urn:ontoretrieve:in"
 """Marker predicate the pushdown CONSTRUCT uses to say which graph a subject is in."""
 
@@ -128,14 +138,24 @@ class CatalogReader:
         self._merged: OrderedDict[frozenset[str], WorkingGraph] = OrderedDict()
         self._versions: list[OntologyVersion] | None = None
         self._versions_stamp: object = None
+        self._checked_at = 0.0
 
     def versions(self) -> list[OntologyVersion]:
-        """Current catalog versions, re-read only when a load has happened since."""
+        """Current catalog versions, re-read only when a load has happened since.
+
+        Whether one has is asked at most every ``VERSIONS_RECHECK_SECONDS``
+        (a SELECT each retrieval costs several milliseconds); ``invalidate``
+        forces it.
+        """
+        now = time.monotonic()
+        if self._versions is not None and now - self._checked_at < VERSIONS_RECHECK_SECONDS:
+            return self._versions
         state = self.catalog.last_load()
         stamp = state.at if state else None
         if self._versions is None or stamp != self._versions_stamp:
             self._versions = self.catalog.versions()
             self._versions_stamp = stamp
+        self._checked_at = now
         return self._versions
 
     def invalidate(self) -> None:

@@ -18,7 +18,7 @@ nothing however large GO or NCBITaxon are.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import TypeAlias
 
@@ -101,6 +101,8 @@ class RoleTable:
 
     labels: frozenset[str]
     symbols: frozenset[str]
+    cache: dict[tuple[ox.NamedNode, bool], Role] = field(default_factory=dict, compare=False)
+    """Roles already worked out: the same few predicates come back all the time."""
 
     @classmethod
     def default(cls) -> RoleTable:
@@ -123,7 +125,15 @@ _ROLE_BY_PREDICATE: dict[str, Role] = {
 
 def role_of(predicate: ox.NamedNode, obj: Term, table: RoleTable) -> Role:
     """The schema role of one triple, from its predicate (and object kind)."""
-    p = predicate.value
+    key = (predicate, isinstance(obj, ox.Literal))
+    role = table.cache.get(key)
+    if role is None:
+        role = _role(predicate.value, key[1], table)
+        table.cache[key] = role
+    return role
+
+
+def _role(p: str, literal: bool, table: RoleTable) -> Role:
     if p in table.labels:
         return Role.LABEL
     if p in table.symbols:
@@ -131,7 +141,7 @@ def role_of(predicate: ox.NamedNode, obj: Term, table: RoleTable) -> Role:
     role = _ROLE_BY_PREDICATE.get(p)
     if role is not None:
         return role
-    return Role.ANNOTATION if isinstance(obj, ox.Literal) else Role.LINK
+    return Role.ANNOTATION if literal else Role.LINK
 
 
 class GraphIndex:
