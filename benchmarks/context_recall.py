@@ -21,10 +21,8 @@ Reports per source, micro over unit-term pairs (an any-of group counts once):
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
-import random
 import resource
 import statistics
 import sys
@@ -37,7 +35,14 @@ from typing import Any
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 sys.path.insert(0, str(Path(__file__).parent))
 
-from seed_recall import gold_groups, namespace, parse_sets, percentile
+from seed_recall import (
+    bench_arguments,
+    gold_groups,
+    namespace,
+    parse_sets,
+    percentile,
+    sample_units,
+)
 
 from ontoretrieve.backends import open_triple_store
 from ontoretrieve.context import Mode
@@ -52,14 +57,7 @@ def stats(values: list[float], scale: float = 1.0, digits: int = 1) -> dict[str,
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("units", type=Path, nargs="+")
-    parser.add_argument("--data-dir", type=Path, required=True)
-    parser.add_argument("--sample", type=int, default=300, help="units per source")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--set", dest="sets", action="append", default=[])
-    parser.add_argument("--out", type=Path, help="one JSON row per unit")
-    args = parser.parse_args()
+    args = bench_arguments(__doc__)
 
     settings = load_settings(data_dir=args.data_dir, **parse_sets(args.sets))
     store = open_triple_store(settings)
@@ -67,8 +65,7 @@ def main() -> None:
     count_tokens = retriever.seed_retriever.embedder.count_tokens
     samples = {}
     for path in args.units:
-        units = [json.loads(line) for line in path.read_text().splitlines() if line]
-        samples[path.stem] = random.Random(args.seed).sample(units, min(args.sample, len(units)))
+        samples[path.stem] = sample_units(path, args.sample, args.seed)
     # Warm-up: every unit once, untimed, so each version the sample needs is in the graph
     # cache; a long-running process pays this once. Measured and reported on its own.
     warm_started = time.perf_counter()

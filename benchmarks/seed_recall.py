@@ -70,15 +70,26 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def bench_arguments(doc: str) -> argparse.Namespace:
+    """The arguments every recall benchmark takes (units, data dir, sample, seed, --set, --out)."""
+    parser = argparse.ArgumentParser(description=doc.split("\n")[0])
     parser.add_argument("units", type=Path, nargs="+")
     parser.add_argument("--data-dir", type=Path, required=True)
     parser.add_argument("--sample", type=int, default=300, help="units per source")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--set", dest="sets", action="append", default=[])
     parser.add_argument("--out", type=Path, help="one JSON row per unit")
-    args = parser.parse_args()
+    return parser.parse_args()
+
+
+def sample_units(path: Path, size: int, seed: int) -> list[dict[str, Any]]:
+    """``size`` units of one file, drawn with a fixed seed (all of them when fewer)."""
+    units = [json.loads(line) for line in path.read_text().splitlines() if line]
+    return random.Random(seed).sample(units, min(size, len(units)))
+
+
+def main() -> None:
+    args = bench_arguments(__doc__)
 
     settings = load_settings(data_dir=args.data_dir, **parse_sets(args.sets))
     retriever = SeedRetriever.open(settings)
@@ -86,8 +97,7 @@ def main() -> None:
     rows: list[dict[str, Any]] = []
     summary: dict[str, Any] = {}
     for path in args.units:
-        units = [json.loads(line) for line in path.read_text().splitlines() if line]
-        sample = random.Random(args.seed).sample(units, min(args.sample, len(units)))
+        sample = sample_units(path, args.sample, args.seed)
         hits = total = hits10 = hits50 = derived_hits = derived_total = empty = 0
         seeds_per_unit: list[int] = []
         latency: dict[str, list[float]] = defaultdict(list)
