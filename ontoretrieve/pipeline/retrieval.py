@@ -133,15 +133,20 @@ class Retriever:
             return _empty(mode, Diagnosis.NO_SUCH_ONTOLOGY,
                           warnings=[f"no catalog ontology is named {', '.join(names)!r}"])
         statements: list[Statement] = []
+        parts = []
+        limit = self.settings.expand.context_max_triples
         try:
             for version in chosen:
+                if len(statements) > limit:
+                    break  # already over the cap: fetching the rest would be thrown away
                 part = self.reader.graph(version.content_hash, access)
+                parts.append(part)
                 statements.extend(without_header(part.triples, part.headers))
         except StoreFailure as exc:
             return _empty(mode, Diagnosis.STORE_UNREACHABLE, degraded=str(exc))
-        capped, truncated = cap_statements(statements, self.settings.expand.context_max_triples)
-        graph = WorkingGraph([self.reader.graph(v.content_hash, access) for v in chosen])
-        refs = [_ref(v) for v in chosen]
+        capped, truncated = cap_statements(statements, limit)
+        graph = WorkingGraph(parts)
+        refs = [_ref(v) for v in chosen[:len(parts)]]
         evidence = {}
         for s, _, _ in capped:
             if isinstance(s, ox.NamedNode) and s.value not in evidence:
