@@ -109,6 +109,7 @@ def main() -> None:
             if embedding > 0:
                 ratios.append(context.seconds["total"] / embedding)
             rows.append({"id": unit["unit_id"], "source": unit["source"],
+                         "gold": [sorted(g) for g in gold_groups(unit)],
                          "retrieved_term_iris": [s.iri for s in context.seeds],
                          "context_subjects": context.terms,
                          "context_triples_count": context.metrics.context_triples,

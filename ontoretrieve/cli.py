@@ -370,5 +370,5 @@ def main() -> None:
 
 
 # Commands kept in their own modules register themselves on ``app`` when imported.
-from ontoretrieve import cli_retrieve  # noqa: E402, F401
+from ontoretrieve import cli_bench, cli_retrieve  # noqa: E402, F401
 

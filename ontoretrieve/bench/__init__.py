@@ -1,0 +1,1 @@
+"""Recall benchmarks as library code: paired comparison of runs (more to come, issue 6)."""
