@@ -239,13 +239,11 @@ class CatalogReader:
                       access: CatalogAccess) -> WorkingGraph:
         """Pushdown: the seeds' bounded neighbourhood in the chosen graphs, cut by SPARQL.
 
-        Nodes are collected level by level with SELECT: outgoing links at every
-        level, incoming schema links (subClassOf, subPropertyOf, domain, range)
-        only around the seeds and their neighbours, which is where type
-        promotion and schema closure find their terms, so that a hub class
-        further out does not pull in all its descendants. Then one CONSTRUCT
-        per batch returns their statements with nested blank nodes three
-        levels deep and a marker triple naming the graph each subject is in.
+        Nodes are collected level by level with SELECT (incoming schema links
+        only around the seeds themselves, so a hub class does not pull in all
+        its descendants), then one CONSTRUCT per batch returns their
+        statements with nested blank nodes three levels deep and a marker
+        triple naming the graph each subject is in.
         """
         graphs = ", ".join(sparql.iri(graph_name(h)) for h in hashes)
         nodes: dict[str, None] = dict.fromkeys(iris)
@@ -257,7 +255,7 @@ class CatalogReader:
                 "UNION { ?n ?r ?s . FILTER(?r IN ("
                 f"{sparql.iri(RDFS + 'subClassOf')}, {sparql.iri(RDFS + 'subPropertyOf')}, "
                 f"{sparql.iri(RDFS + 'domain')}, {sparql.iri(RDFS + 'range')})) }}"
-                if level <= 1 else "")
+                if level == 0 else "")
             found: list[str] = []
             for batch in _batches(frontier, 400):
                 query = (
