@@ -21,14 +21,12 @@ Reports per source, micro over unit-term pairs (an any-of group counts once):
 
 from __future__ import annotations
 
-import json
 import os
 import resource
 import statistics
 import sys
 import time
 from collections import Counter, defaultdict
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +39,7 @@ from seed_recall import (
     namespace,
     parse_sets,
     percentile,
+    report,
     sample_units,
 )
 
@@ -133,15 +132,8 @@ def main() -> None:
             "missed_in_context_by_namespace": dict(missed.most_common(8)),
         }
     retriever.close()
-    if args.out:
-        args.out.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    print(json.dumps({
-        "date": datetime.now(UTC).isoformat(timespec="seconds"),
-        "data_dir": str(args.data_dir), "sample_per_source": args.sample, "seed": args.seed,
-        "overrides": args.sets, "warm_up_seconds": round(warm_seconds, 1),
-        "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
-        "sources": summary,
-    }, indent=2))
+    report(args, rows, summary, warm_up_seconds=round(warm_seconds, 1),
+           peak_rss_mib=round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024))
 
 
 if __name__ == "__main__":

@@ -143,12 +143,18 @@ def main() -> None:
             "missed_by_namespace": dict(missed.most_common(8)),
         }
     retriever.close()
+    report(args, rows, summary)
+
+
+def report(args: argparse.Namespace, rows: list[dict[str, Any]], summary: dict[str, Any],
+           **extra: Any) -> None:
+    """Write the per-unit rows to ``--out`` and print the run's JSON summary."""
     if args.out:
         args.out.write_text("".join(json.dumps(r) + "\n" for r in rows))
     print(json.dumps({
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "data_dir": str(args.data_dir), "sample_per_source": args.sample, "seed": args.seed,
-        "overrides": args.sets, "sources": summary,
+        "overrides": args.sets, **extra, "sources": summary,
     }, indent=2))
 
 
