@@ -219,6 +219,23 @@ class CatalogReader:
                  and "src" in row and row["src"].value in sources]
         return [h for h in dict.fromkeys(found) if h not in hashes]
 
+    def defining_versions(self, iris: Sequence[str], batch: int = 400) -> dict[str, list[str]]:
+        """The current versions (content hashes) in which each IRI is a subject.
+
+        One SELECT per ``batch`` IRIs; IRIs no version describes are left out.
+        """
+        by_graph = {v.graph: v.content_hash for v in self.versions()}
+        found: dict[str, list[str]] = {}
+        for chunk in _batches(sorted(set(iris)), batch):
+            query = ("SELECT DISTINCT ?s ?g WHERE { "
+                     f"VALUES ?s {{ {' '.join(sparql.iri(i) for i in chunk)} }} "
+                     "GRAPH ?g { ?s ?p ?o . } }")
+            for row in self.store.select(query):
+                graph = row["g"].value if "g" in row else None
+                if graph in by_graph:
+                    found.setdefault(row["s"].value, []).append(by_graph[graph])
+        return found
+
     def referenced_by_scan(self, iris: Sequence[str], hashes: Sequence[str],
                            candidates: Sequence[str], access: CatalogAccess) -> list[str]:
         """The same answer as ``referenced_versions``, by scanning fetched graphs."""

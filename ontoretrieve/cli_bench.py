@@ -1,11 +1,23 @@
-"""``ontoretrieve bench``: benchmark tools (``compare`` so far; ``recall`` and ``perf`` to come)."""
+"""``ontoretrieve bench``: recall runs with their report, paired comparison, performance.
+
+Thin shells over ``ontoretrieve.bench``: ``recall`` loads the catalog, syncs the
+index, runs the variants (``bench.runner``), writes rows, ``summary.json`` and
+the report (``bench.report``); ``compare`` pairs two runs (``bench.compare``);
+``perf`` measures throughput, latency and memory (``bench.perf``).
+"""
 
 from __future__ import annotations
 
+import json
+import resource
+import sys
+from collections import Counter
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ontoretrieve.bench.compare import (
     Comparison,
@@ -15,8 +27,25 @@ from ontoretrieve.bench.compare import (
     read_jsonl,
     read_run,
 )
-from ontoretrieve.cli import AsJson, _errors_to_exit, _print_json, _short, app, out
+from ontoretrieve.bench.report import write_report
+from ontoretrieve.bench.runner import ABLATIONS, parse_sets, plan_variants, run_variants
+from ontoretrieve.bench.units import read_units, sample_units
+from ontoretrieve.cli import (
+    AsJson,
+    ConfigFile,
+    DataDir,
+    _errors_to_exit,
+    _print_json,
+    _short,
+    _store,
+    _sync_with_progress,
+    app,
+    err,
+    out,
+)
 from ontoretrieve.errors import OntoRetrieveError
+from ontoretrieve.pipeline import Retriever
+from ontoretrieve.settings import load_settings
 
 __all__ = ["bench_app"]
 
@@ -67,3 +96,112 @@ def _print_comparison(c: Comparison, show: int) -> None:
     for label, pairs in (("+", c.gained), ("-", c.lost)):
         for unit, term in pairs[:show]:
             out.print(f"  {label} {unit}  {_short(term, 70, keep='end')}")
+
+
+@bench_app.command("recall")
+def recall_command(
+    units: Annotated[list[Path], typer.Option(
+        "--units", help="A bench units file, a corpus folder (cases.jsonl + ontologies/) or a "
+        "Text2KGBench folder; repeat for several.")],
+    out_dir: Annotated[Path, typer.Option("--out", help="Folder for rows, summary, report.")],
+    catalog: Annotated[Path | None, typer.Option(
+        "--catalog", help="Catalog file or folder to load and index first (corpus and "
+        "Text2KGBench folders bring their own).")] = None,
+    sample: Annotated[int | None, typer.Option(
+        "--sample", min=1, help="Units per source, drawn with --seed (default: all).")] = None,
+    seed: Annotated[int, typer.Option("--seed")] = 1,
+    sets: Annotated[list[str] | None, typer.Option(
+        "--set", help="GROUP.FIELD=VALUE over the settings, for every variant.")] = None,
+    ablations: Annotated[list[str] | None, typer.Option(
+        "--ablation", help=f"Also run a baseline: {', '.join(ABLATIONS)}.")] = None,
+    sweep: Annotated[str | None, typer.Option(
+        "--sweep", help="Also run each value of one setting, e.g. "
+        "expand.max_total_triples=300,600,1200,2400.")] = None,
+    warm_up: Annotated[bool, typer.Option(
+        "--warm-up/--no-warm-up", help="Run the units once untimed first (fills the graph "
+        "cache as a long-running process has it).")] = True,
+    data_dir: DataDir = None,
+    config: ConfigFile = None,
+    as_json: AsJson = False,
+) -> None:
+    """Context and seed term recall, context size and latency of units, per source and ontology."""
+    command = " ".join(["ontoretrieve", *sys.argv[1:]])
+    with _errors_to_exit():
+        base_sets = list(sets or [])
+        variants = plan_variants(base_sets, ablations or [], sweep)
+        overrides: dict[str, object] = {"data_dir": data_dir} if data_dir else {}
+
+        def make_settings(pairs: list[str] | tuple[str, ...]) -> object:
+            return load_settings(config, **overrides, **parse_sets(pairs))  # type: ignore[arg-type]
+
+        settings = load_settings(config, **overrides, **parse_sets(base_sets))  # type: ignore[arg-type]
+        found = read_units(units, out_dir / "work")
+        chosen = sample_units(found.units, sample, seed)
+        if not chosen:
+            raise OntoRetrieveError("no units to run: the files hold no scorable unit")
+        catalogs = [catalog] if catalog else found.catalogs
+        with _store(settings) as store:
+            for path in catalogs:
+                _sync_with_progress(settings, store, path, False, show=not as_json)
+            retriever = Retriever.open(settings, store)
+            try:
+                with _bar(not as_json) as progress:
+                    summaries, warm = run_variants(
+                        retriever, make_settings, chosen, variants, out_dir,  # type: ignore[arg-type]
+                        warm_up=warm_up, progress=progress)
+            finally:
+                retriever.close()
+        data = {
+            "date": datetime.now(UTC).isoformat(timespec="seconds"), "command": command,
+            "data_dir": str(settings.data_dir), "catalogs": [str(c) for c in catalogs],
+            "sample": sample, "seed": seed,
+            "units_per_source": dict(Counter(u.source for u in chosen)),
+            "warm_up_seconds": round(warm, 1),
+            "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+            "variants": {v.name: {"sets": v.sets, "summary": summaries[v.name].model_dump(
+                mode="json")} for v in variants},
+        }
+        (out_dir / "summary.json").write_text(json.dumps(data, indent=2) + "\n",
+                                              encoding="utf-8")
+        written = write_report(out_dir)
+    if as_json:
+        _print_json(data)
+        return
+    for name, variant in data["variants"].items():
+        overall = summaries[name].overall
+        out.print(f"{name}: context recall {overall.context_term_recall:.1%}, seeds "
+                  f"{overall.seed_term_recall:.1%}, {overall.context_triples.mean:.0f} triples "
+                  f"/ {overall.context_tokens.mean:.0f} tokens mean, p50 "
+                  f"{overall.latency_ms['total'].p50 if 'total' in overall.latency_ms else 0:.0f}"
+                  f" ms ({len(chosen)} units)")
+        for source, s in summaries[name].sources.items():
+            out.print(f"  {source}: context {s.context_term_recall:.1%}, seeds "
+                      f"{s.seed_term_recall:.1%}, {s.context_tokens.mean:.0f} tokens")
+        del variant
+    out.print(f"rows, summary and report in {out_dir}: {', '.join(p.name for p in written)}")
+
+
+class _bar:
+    """A rich progress bar on stderr per variant, or nothing when printing JSON."""
+
+    def __init__(self, show: bool) -> None:
+        self.show = show
+        self.progress = Progress(TextColumn("{task.description}"), BarColumn(),
+                                 MofNCompleteColumn(), TimeElapsedColumn(), console=err,
+                                 transient=True)
+        self.tasks: dict[str, object] = {}
+
+    def __enter__(self) -> object:
+        if not self.show:
+            return None
+        self.progress.start()
+        return self.update
+
+    def update(self, what: str, done: int, total: int) -> None:
+        if what not in self.tasks:
+            self.tasks[what] = self.progress.add_task(what, total=total)
+        self.progress.update(self.tasks[what], completed=done)  # type: ignore[arg-type]
+
+    def __exit__(self, *exc: object) -> None:
+        if self.show:
+            self.progress.stop()

@@ -2,7 +2,10 @@
 
 The dense query vector of a window serves both dense lanes (core and
 neighborhood), as in the reference; the sparse lane gets the window's BM25
-query vector and its own depth (``bm25_top_k``, else ``top_k``).
+query vector and its own depth (``bm25_top_k``, else ``top_k``). A lane whose
+fusion weight is 0 is not searched at all (and with both dense weights at 0
+nothing is embedded), so the lane ablations of the benchmarks measure the
+engine without that lane rather than with a lane whose hits weigh nothing.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from dataclasses import dataclass
 
 from ontoretrieve.backends.vector_index import Lane, LaneHit, VectorIndex
 from ontoretrieve.embed import Embedder
+from ontoretrieve.fusion import lane_weights
 from ontoretrieve.settings_groups import FusionSettings
 from ontoretrieve.windows import Window
 
@@ -33,15 +37,15 @@ def search_lanes(index: VectorIndex, embedder: Embedder, windows: Sequence[Windo
     if not windows:
         return LaneResults([], {lane.value: 0 for lane in Lane}, 0.0, 0.0)
     texts = [w.text for w in windows]
+    active = {lane for lane, weight in lane_weights(settings).items() if weight > 0}
     started = time.perf_counter()
-    dense = list(embedder.embed_queries(texts))
-    sparse = embedder.sparse_queries(texts)
+    dense = list(embedder.embed_queries(texts)) if active - {Lane.BM25} else []
+    sparse = embedder.sparse_queries(texts) if Lane.BM25 in active else []
     embedded = time.perf_counter()
-    by_lane = {
-        Lane.CORE: index.search(Lane.CORE, dense, settings.top_k),
-        Lane.NEIGHBORHOOD: index.search(Lane.NEIGHBORHOOD, dense, settings.top_k),
-        Lane.BM25: index.search(Lane.BM25, sparse, settings.bm25_top_k or settings.top_k),
-    }
+    depth = {Lane.CORE: settings.top_k, Lane.NEIGHBORHOOD: settings.top_k,
+             Lane.BM25: settings.bm25_top_k or settings.top_k}
+    by_lane = {lane: index.search(lane, sparse if lane is Lane.BM25 else dense, depth[lane])
+               if lane in active else [[] for _ in windows] for lane in Lane}
     searched = time.perf_counter()
     per_window = [{lane: by_lane[lane][i] for lane in Lane} for i in range(len(windows))]
     counts = {lane.value: sum(len(hits) for hits in by_lane[lane]) for lane in Lane}

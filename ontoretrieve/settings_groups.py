@@ -273,6 +273,10 @@ class SeedSettings(_Group):
 class ExpandSettings(_Group):
     """From seeds to context: closures and the budgeted induced subgraph."""
 
+    graph_stage: bool = True
+    """False: the context is the seeds' own statements (one level, within the budget), with
+    no type promotion, schema closure, ancestors or small modules; the final pass still
+    defines the catalog terms they name. The "no expansion" baseline of the benchmarks."""
     schema_closure_max_entities: int = ref("ONTOLOGY_PATCH_SCHEMA_CLOSURE_MAX_ENTITIES", 32, ge=0)
     schema_closure_ancestor_depth: int = ref(
         "ONTOLOGY_PATCH_SCHEMA_CLOSURE_ANCESTOR_DEPTH", 2, ge=0)

@@ -85,6 +85,18 @@ class Retriever:
     def close(self) -> None:
         self.index.close()
 
+    def variant(self, settings: Settings) -> Retriever:
+        """A retriever with other settings over the same open index, model and graph cache.
+
+        For comparing settings in one process: a Qdrant Edge shard opens once per
+        process, and the warm catalog caches make the variants' latencies comparable.
+        Settings that change the index itself (atomization, model) need a rebuild instead.
+        """
+        other = Retriever(settings, self.store, self.index, self.state,
+                          self.seed_retriever.embedder)
+        other.reader = self.reader
+        return other
+
     @property
     def seed_retriever(self) -> SeedRetriever:
         if self._seeds is None:
@@ -204,9 +216,15 @@ class Retriever:
             return _empty(mode, Diagnosis.SEEDS_NOT_IN_CATALOG, funnel=funnel, seconds=seconds,
                           warnings=warnings, evidence_seeds=evidence)
         x = self.settings.expand
-        promoted = promote_types(graph, seeds, x.type_promotion_score_factor)
-        closed = schema_closure(graph, promoted, x.schema_closure_ancestor_depth,
-                                x.schema_closure_max_entities)
+        if x.graph_stage:
+            promoted = promote_types(graph, seeds, x.type_promotion_score_factor)
+            closed = schema_closure(graph, promoted, x.schema_closure_ancestor_depth,
+                                    x.schema_closure_max_entities)
+        else:
+            promoted = closed = seeds
+            # Every seed a hub of one level: its own statements, nothing around them.
+            x = x.model_copy(update={"depth": 1, "hub_seed_count": 0,
+                                     "ancestor_closure_depth": 0})
         ordered = order_seeds(closed, x.seed_order)
         sub = induce(graph, ordered, x, self.roles)
         seconds["subgraph"] = time.perf_counter() - clock
@@ -294,6 +312,8 @@ class Retriever:
                        versions: Sequence[OntologyVersion], access: CatalogAccess,
                        warnings: list[str]) -> tuple[list[Statement], list[str], int]:
         x = self.settings.expand
+        if not x.graph_stage:
+            return sub.statements, [], 0
         best: dict[str, float] = {}
         for seed in seeds:
             if seed.origin in _MATCHED and seed.ontology:

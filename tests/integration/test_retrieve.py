@@ -61,7 +61,9 @@ def variant(base: Retriever, store: object = None, **groups: dict[str, object]) 
     settings = base.settings.model_copy(update={
         name: getattr(base.settings, name).model_copy(update=changes)
         for name, changes in groups.items()})
-    return Retriever(settings, store or base.store, base.index, base.state,  # type: ignore[arg-type]
+    if store is None:
+        return base.variant(settings)
+    return Retriever(settings, store, base.index, base.state,  # type: ignore[arg-type]
                      base.seed_retriever.embedder)
 
 

@@ -1,0 +1,233 @@
+"""The recall run's report: markdown tables, PNG plots and one self-contained HTML page.
+
+Reads only the run's ``summary.json`` (written by ``bench recall``), so a report
+can be remade from a finished run. Plots (matplotlib, the ``bench`` extra):
+
+- ``recall_vs_context.png``: context term recall against mean context size
+  (encoder tokens) for every variant, one line per source through the swept
+  budgets, ablations as labelled points;
+- ``funnel.png``: per source, the share of gold terms alive at each stage
+  (recall@10, recall@50, all seeds, context);
+- ``ontologies.png``: context term recall per gold ontology, with its number of
+  gold terms.
+
+The HTML page embeds the plots as data URIs, so it can be mailed or archived.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from ontoretrieve.bench.summary import RunSummary, SourceSummary
+from ontoretrieve.errors import OntoRetrieveError
+
+__all__ = ["markdown_summary", "read_summary", "write_report"]
+
+PLOTS = ("recall_vs_context.png", "funnel.png", "ontologies.png")
+
+
+def read_summary(out_dir: Path) -> dict[str, Any]:
+    """A run's ``summary.json`` with its variants' summaries as ``RunSummary``."""
+    path = out_dir / "summary.json"
+    try:
+        data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        data["variants"] = {name: {**v, "summary": RunSummary.model_validate(v["summary"])}
+                            for name, v in data["variants"].items()}
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise OntoRetrieveError(f"{path}: not a bench recall summary: {exc}") from None
+    return data
+
+
+def _pct(value: float | None) -> str:
+    return "n/a" if value is None else f"{100 * value:.1f} %"
+
+
+def _source_rows(name: str, s: SourceSummary) -> list[str]:
+    return [name, str(s.units), str(s.gold_terms), _pct(s.seed_term_recall),
+            _pct(s.recall_at_10), _pct(s.recall_at_50), _pct(s.context_term_recall),
+            f"{100 * s.graph_stage_net:+.1f}", _pct(s.derived_gold_recall),
+            _pct(s.on_topic_precision),
+            f"{s.context_triples.mean:.0f} / {s.context_triples.p95:.0f}",
+            f"{s.context_tokens.mean:.0f} / {s.context_tokens.p95:.0f}",
+            str(s.empty_contexts),
+            f"{s.latency_ms['total'].p50:.0f} / {s.latency_ms['total'].p95:.0f}"
+            if "total" in s.latency_ms else "n/a"]
+
+
+_SOURCE_HEADER = ["source", "units", "gold terms", "seed recall", "R@10", "R@50",
+                  "context recall", "graph net (pt)", "derived recall", "on-topic precision",
+                  "triples mean / p95", "tokens mean / p95", "empty", "latency ms p50 / p95"]
+
+
+def _table(header: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def markdown_summary(data: Mapping[str, Any]) -> str:
+    """Tables per variant (sources and overall), then the base run's ontologies."""
+    parts = [f"# bench recall: {data.get('date', '')}", "",
+             f"Units: {data.get('units_per_source')}; sample {data.get('sample')} per source, "
+             f"seed {data.get('seed')}; warm-up {data.get('warm_up_seconds')} s; "
+             f"peak RSS {data.get('peak_rss_mib')} MiB.", ""]
+    for name, variant in data["variants"].items():
+        summary: RunSummary = variant["summary"]
+        rows = [_source_rows(source, s) for source, s in summary.sources.items()]
+        rows.append(_source_rows("**all**", summary.overall))
+        parts += [f"## {name}", "", f"Settings: `{' '.join(variant['sets']) or 'defaults'}`",
+                  "", _table(_SOURCE_HEADER, rows), ""]
+    base: RunSummary = next(iter(data["variants"].values()))["summary"]
+    parts += ["## Per gold ontology (first variant)", "", _table(
+        ["ontology", "gold terms", "seed recall", "context recall", "context subjects"],
+        [[name, str(o.gold_terms), _pct(o.seed_term_recall), _pct(o.context_term_recall),
+          str(o.context_subjects)] for name, o in base.ontologies.items()]), ""]
+    if base.never_found:
+        parts += ["Gold ontologies none of whose gold terms reached a context: "
+                  + ", ".join(f"{k} ({v})" for k, v in base.never_found.items()), ""]
+    if base.contributed_nothing:
+        parts += ["Ontologies in contexts that never contributed a gold term "
+                  "(context subjects supplied): " + ", ".join(
+                      f"{k} ({v})" for k, v in list(base.contributed_nothing.items())[:15]), ""]
+    return "\n".join(parts)
+
+
+def write_report(out_dir: Path) -> list[Path]:
+    """Write ``summary.md``, the plots and ``report.html`` into ``out_dir``; their paths."""
+    data = read_summary(out_dir)
+    written = [out_dir / "summary.md"]
+    written[0].write_text(markdown_summary(data), encoding="utf-8")
+    plots = _plots(data, out_dir)
+    written += plots
+    page = out_dir / "report.html"
+    page.write_text(_html(data, plots), encoding="utf-8")
+    return [*written, page]
+
+
+def _plots(data: Mapping[str, Any], out_dir: Path) -> list[Path]:
+    try:
+        import matplotlib
+    except ImportError as exc:
+        raise OntoRetrieveError("plots need matplotlib: pip install 'ontoretrieve[bench]'"
+                                ) from exc
+    matplotlib.use("Agg")  # files only; never a display
+    import matplotlib.pyplot as plt
+
+    variants: dict[str, Any] = data["variants"]
+    summaries: dict[str, RunSummary] = {n: v["summary"] for n, v in variants.items()}
+    base_name = next(iter(summaries))
+    base = summaries[base_name]
+    sources = list(base.sources)
+    paths = []
+
+    fig, ax = plt.subplots(figsize=(7.5, 4.8))
+    swept = [n for n in summaries if "=" in n]
+    for source in sources:
+        points = sorted((summaries[n].sources[source].context_tokens.mean,
+                         summaries[n].sources[source].context_term_recall)
+                        for n in [base_name, *swept] if source in summaries[n].sources)
+        line, = ax.plot([p[0] for p in points], [100 * p[1] for p in points], marker="o",
+                        label=source)
+        for name, summary in summaries.items():
+            if name == base_name or name in swept or source not in summary.sources:
+                continue
+            s = summary.sources[source]
+            ax.scatter([s.context_tokens.mean], [100 * s.context_term_recall], marker="x",
+                       color=line.get_color())
+            ax.annotate(name, (s.context_tokens.mean, 100 * s.context_term_recall),
+                        fontsize=7, xytext=(3, 3), textcoords="offset points")
+    ax.set_xlabel("mean context size (encoder tokens)")
+    ax.set_ylabel("context term recall (%)")
+    ax.set_title("Recall against context size" + (f" ({swept[0].split('=')[0]} swept)"
+                                                  if swept else ""))
+    ax.set_ylim(0, 100)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    paths.append(_save(fig, out_dir / PLOTS[0]))
+
+    fig, ax = plt.subplots(figsize=(7.5, 4.2))
+    stages = [("R@10", "recall_at_10"), ("R@50", "recall_at_50"),
+              ("seeds", "seed_term_recall"), ("context", "context_term_recall")]
+    width = 0.8 / max(len(stages), 1)
+    for i, (label, field) in enumerate(stages):
+        xs = [j + i * width for j in range(len(sources))]
+        ys = [100 * getattr(base.sources[s], field) for s in sources]
+        ax.bar(xs, ys, width, label=label)
+    ax.set_xticks([j + width * (len(stages) - 1) / 2 for j in range(len(sources))], sources)
+    ax.set_ylabel("gold terms found (%)")
+    ax.set_ylim(0, 100)
+    ax.set_title(f"Funnel per stage ({base_name})")
+    ax.legend(fontsize=8, ncols=4)
+    ax.grid(axis="y", alpha=0.3)
+    paths.append(_save(fig, out_dir / PLOTS[1]))
+
+    names = sorted(base.ontologies, key=lambda n: base.ontologies[n].context_term_recall)
+    fig, ax = plt.subplots(figsize=(7.5, max(2.5, 0.28 * len(names) + 1)))
+    ax.barh(names, [100 * base.ontologies[n].context_term_recall for n in names],
+            color="tab:green", label="context")
+    ax.barh(names, [100 * base.ontologies[n].seed_term_recall for n in names], height=0.4,
+            color="tab:blue", label="seeds")
+    for y, name in enumerate(names):
+        ax.annotate(f"{base.ontologies[name].gold_terms}", (101, y), fontsize=7,
+                    va="center", annotation_clip=False)
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("term recall (%); gold terms at the right")
+    ax.set_title(f"Recall per gold ontology ({base_name})")
+    ax.tick_params(axis="y", labelsize=7)
+    ax.legend(fontsize=8, loc="lower right")
+    paths.append(_save(fig, out_dir / PLOTS[2]))
+    return paths
+
+
+def _save(fig: Any, path: Path) -> Path:
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
+    return path
+
+
+def _html(data: Mapping[str, Any], plots: list[Path]) -> str:
+    e = html.escape
+    body = [f"<h1>ontoretrieve bench recall</h1><p>{e(str(data.get('date', '')))} &middot; "
+            f"command: <code>{e(str(data.get('command', '')))}</code></p>",
+            f"<p>units per source: {e(json.dumps(data.get('units_per_source')))}; warm-up "
+            f"{e(str(data.get('warm_up_seconds')))} s; peak RSS "
+            f"{e(str(data.get('peak_rss_mib')))} MiB</p>"]
+    for plot in plots:
+        encoded = base64.b64encode(plot.read_bytes()).decode()
+        body.append(f'<figure><img alt="{e(plot.stem)}" src="data:image/png;base64,'
+                    f'{encoded}"><figcaption>{e(plot.stem)}</figcaption></figure>')
+    for name, variant in data["variants"].items():
+        summary: RunSummary = variant["summary"]
+        rows = [_source_rows(source, s) for source, s in summary.sources.items()]
+        rows.append(_source_rows("all", summary.overall))
+        body.append(f"<h2>{e(name)}</h2><p><code>{e(' '.join(variant['sets']) or 'defaults')}"
+                    f"</code></p>" + _html_table(_SOURCE_HEADER, rows))
+    base: RunSummary = next(iter(data["variants"].values()))["summary"]
+    body.append("<h2>Per gold ontology</h2>" + _html_table(
+        ["ontology", "gold terms", "seed recall", "context recall", "context subjects"],
+        [[n, str(o.gold_terms), _pct(o.seed_term_recall), _pct(o.context_term_recall),
+          str(o.context_subjects)] for n, o in base.ontologies.items()]))
+    body.append("<h2>Ontologies that contributed nothing</h2>" + _html_table(
+        ["ontology", "context subjects supplied"],
+        [[k, str(v)] for k, v in base.contributed_nothing.items()]))
+    style = ("body{font-family:sans-serif;max-width:1100px;margin:2em auto}"
+             "table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;"
+             "padding:2px 6px;text-align:right}td:first-child{text-align:left}"
+             "img{max-width:100%}")
+    return (f"<!doctype html><html><head><meta charset='utf-8'><title>bench recall</title>"
+            f"<style>{style}</style></head><body>{''.join(body)}</body></html>\n")
+
+
+def _html_table(header: list[str], rows: list[list[str]]) -> str:
+    e = html.escape
+    head = "".join(f"<th>{e(h)}</th>" for h in header)
+    body = "".join("<tr>" + "".join(f"<td>{e(c)}</td>" for c in row) + "</tr>" for row in rows)
+    return f"<table><tr>{head}</tr>{body}</table>"

@@ -1,0 +1,203 @@
+"""Run recall benchmarks: units through whole retrievals, one JSONL row per unit.
+
+The composition behind ``ontoretrieve bench recall``. One process runs every
+variant (the base settings, each ablation, each point of a budget sweep) over
+the same open index, model and warm catalog caches: a Qdrant Edge shard opens
+once per process, and shared caches keep the variants' latencies comparable.
+Baselines are the engine itself with settings changed through ``--set``
+(``ABLATIONS``), never separate code.
+
+>>> parse_sets(["fusion.top_k=100", "expand.graph_stage=false"])
+{'fusion': {'top_k': 100}, 'expand': {'graph_stage': False}}
+>>> [v.name for v in plan_variants([], ["no_expansion"], "expand.max_total_triples=300,600")]
+['base', 'no_expansion', 'expand.max_total_triples=300', 'expand.max_total_triples=600']
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from ontoretrieve.bench.summary import RunSummary, summarize
+from ontoretrieve.bench.units import BenchUnit
+from ontoretrieve.catalog_io import CatalogReader
+from ontoretrieve.context import Context, Mode
+from ontoretrieve.errors import OntoRetrieveError
+from ontoretrieve.pipeline import Retriever
+from ontoretrieve.pipeline.indexing import configured_fingerprint
+from ontoretrieve.records import OntologyVersion
+from ontoretrieve.settings import Settings
+
+__all__ = ["ABLATIONS", "Variant", "parse_sets", "plan_variants", "run_variants",
+           "ontology_labels"]
+
+ABLATIONS: dict[str, tuple[str, ...]] = {
+    # The lexical side alone: BM25 plus exact-case triggers and unit signals; no embedding.
+    "sparse_only": ("fusion.core_weight=0", "fusion.neighborhood_weight=0"),
+    # The two dense lanes alone: no BM25 lane, no unit signals, and triggers neither add
+    # terms nor raise scores (triggers.enabled would change the index's fingerprint).
+    "dense_only": ("fusion.bm25_weight=0", "triggers.max_atoms=0", "triggers.score=0",
+                   "seeds.query_unit_signals_enabled=false"),
+    # Seeds as context: their own statements, no graph stage.
+    "no_expansion": ("expand.graph_stage=false",),
+}
+
+Progress = Callable[[str, int, int], None]
+"""(what, done, total)."""
+
+
+class Variant(BaseModel):
+    name: str
+    sets: list[str]
+    """``group.field=value`` overrides on top of the configured settings."""
+
+
+def parse_sets(pairs: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """``group.field=value`` pairs as nested overrides (values parsed as JSON when they can be)."""
+    overrides: dict[str, dict[str, Any]] = {}
+    for pair in pairs:
+        key, equals, raw = pair.partition("=")
+        group, dot, field = key.strip().partition(".")
+        if not equals or not dot or not group or not field:
+            raise OntoRetrieveError(f"--set {pair!r}: expected GROUP.FIELD=VALUE, "
+                                    "e.g. fusion.top_k=100")
+        try:
+            value: Any = json.loads(raw)
+        except json.JSONDecodeError:
+            value = raw
+        overrides.setdefault(group, {})[field] = value
+    return overrides
+
+
+def plan_variants(sets: Sequence[str], ablations: Sequence[str], sweep: str | None
+                  ) -> list[Variant]:
+    """The base run, then each ablation, then each value of the swept setting."""
+    variants = [Variant(name="base", sets=list(sets))]
+    for name in ablations:
+        if name not in ABLATIONS:
+            raise OntoRetrieveError(f"--ablation {name!r}: use one of {', '.join(ABLATIONS)}")
+        variants.append(Variant(name=name, sets=[*sets, *ABLATIONS[name]]))
+    if sweep:
+        key, equals, values = sweep.partition("=")
+        if not equals or not values.strip():
+            raise OntoRetrieveError(f"--sweep {sweep!r}: expected GROUP.FIELD=V1,V2,...")
+        for value in (v.strip() for v in values.split(",") if v.strip()):
+            variants.append(Variant(name=f"{key}={value}", sets=[*sets, f"{key}={value}"]))
+    return variants
+
+
+def ontology_labels(versions: Sequence[OntologyVersion]) -> dict[str, str]:
+    """A short unique name per content hash: the source file's stem, else its path.
+
+    Ontology IRIs do not do: Text2KGBench's 19 files share one.
+    """
+    stems = Counter(Path(v.source).stem for v in versions)
+    return {v.content_hash: Path(v.source).stem if stems[Path(v.source).stem] == 1
+            else v.source for v in versions}
+
+
+def _aliases(versions: Sequence[OntologyVersion], labels: Mapping[str, str]) -> dict[str, str]:
+    """Every name a dataset may use for an ontology (IRI, file, stem, hash) -> its label."""
+    iris = Counter(v.ontology_iri for v in versions)
+    aliases: dict[str, str] = {}
+    for v in versions:
+        label = labels[v.content_hash]
+        names = [v.content_hash, v.source, Path(v.source).name, Path(v.source).stem]
+        if iris[v.ontology_iri] == 1:
+            names.append(v.ontology_iri)
+        for name in names:
+            aliases.setdefault(name, label)
+    return aliases
+
+
+def run_variants(base: Retriever, make_settings: Callable[[Sequence[str]], Settings],
+                 units: Sequence[BenchUnit], variants: Sequence[Variant], out_dir: Path, *,
+                 warm_up: bool = True, progress: Progress | None = None
+                 ) -> tuple[dict[str, RunSummary], float]:
+    """Run every variant over the units; rows go to ``out_dir/<variant>.jsonl`` as they come.
+
+    Returns the summaries by variant and the warm-up seconds (0 without warm-up).
+    """
+    report = progress or (lambda what, done, total: None)
+    retrievers = {}
+    fingerprint = configured_fingerprint(base.settings)
+    for variant in variants:
+        settings = make_settings(variant.sets)
+        if configured_fingerprint(settings) != fingerprint:
+            raise OntoRetrieveError(
+                f"variant {variant.name!r} changes how the index is built "
+                f"({' '.join(variant.sets)}): run it on its own with its own --data-dir")
+        retrievers[variant.name] = base.variant(settings)
+    owners, labels, aliases = _gold_owners(base.reader, units)
+    warm_seconds = 0.0
+    if warm_up:
+        # Untimed pass: fills the graph cache as a long-running process would have it.
+        started = time.perf_counter()
+        for done, unit in enumerate(units, start=1):
+            base.retrieve(unit.text, Mode.VECTOR)
+            report("warm-up", done, len(units))
+        warm_seconds = time.perf_counter() - started
+    count_tokens = base.seed_retriever.embedder.count_tokens
+    out_dir.mkdir(parents=True, exist_ok=True)
+    summaries = {}
+    for variant in variants:
+        retriever = retrievers[variant.name]
+        rows = []
+        path = out_dir / f"{variant.name}.jsonl"
+        with path.open("w", encoding="utf-8") as sink:
+            for done, unit in enumerate(units, start=1):
+                context = retriever.retrieve(unit.text, Mode.VECTOR)
+                row = unit_row(unit, context, labels, owners, aliases, count_tokens)
+                sink.write(json.dumps(row) + "\n")
+                rows.append(row)
+                report(variant.name, done, len(units))
+        summaries[variant.name] = summarize(rows)
+    return summaries, warm_seconds
+
+
+def _gold_owners(reader: CatalogReader, units: Sequence[BenchUnit]
+                 ) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+    versions = reader.versions()
+    labels = ontology_labels(versions)
+    iris = sorted({iri for u in units for group in u.gold for iri in group})
+    owners = {iri: labels[hashes[0]]
+              for iri, hashes in reader.defining_versions(iris).items() if hashes}
+    return owners, labels, _aliases(versions, labels)
+
+
+def unit_row(unit: BenchUnit, context: Context, labels: Mapping[str, str],
+             owners: Mapping[str, str], aliases: Mapping[str, str],
+             count_tokens: Callable[[str], int]) -> dict[str, Any]:
+    """One unit's result row (what ``summary.summarize`` and ``bench compare`` read)."""
+    supplied = Counter(labels.get(e.ontology_hash or "", "(unknown)")
+                       for e in context.evidence.values())
+    gold_iris = sorted({iri for group in unit.gold for iri in group})
+    m = context.metrics
+    return {
+        "id": unit.id, "source": unit.source,
+        "unit_ontology": aliases.get(unit.ontology, unit.ontology) if unit.ontology else None,
+        "gold": unit.gold, "derived": unit.derived,
+        "gold_ontologies": {iri: owners[iri] for iri in gold_iris if iri in owners},
+        "retrieved_term_iris": [s.iri for s in context.seeds],
+        "context_subjects": context.terms,
+        "subject_ontologies": dict(supplied),
+        "context_triples_count": m.context_triples,
+        "context_tokens": count_tokens(context.serialize("turtle")) if not context.empty else 0,
+        "empty": context.empty,
+        "diagnosis": context.diagnosis.value if context.diagnosis else None,
+        "truncated": m.truncated,
+        "seconds": context.seconds,
+        "funnel": m.seeds.model_dump(mode="json") if m.seeds else None,
+        "graph_stage": {"seed_terms": m.seed_terms, "promoted_types": m.promoted_types,
+                        "schema_closure_added": m.schema_closure_added,
+                        "small_module_triples": m.small_module_triples,
+                        "context_terms": m.context_terms,
+                        "working_graph_triples": m.catalog_context_triples},
+        "catalog_access_mode": m.catalog_access_mode,
+    }
