@@ -12,12 +12,20 @@ import json
 import resource
 import sys
 from collections import Counter
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+)
 
 from ontoretrieve.bench.compare import (
     Comparison,
@@ -27,6 +35,7 @@ from ontoretrieve.bench.compare import (
     read_jsonl,
     read_run,
 )
+from ontoretrieve.bench.perf import perf_markdown, run_perf
 from ontoretrieve.bench.report import write_report
 from ontoretrieve.bench.runner import ABLATIONS, parse_sets, plan_variants, run_variants
 from ontoretrieve.bench.units import read_units, sample_units
@@ -45,11 +54,14 @@ from ontoretrieve.cli import (
 )
 from ontoretrieve.errors import OntoRetrieveError
 from ontoretrieve.pipeline import Retriever
-from ontoretrieve.settings import load_settings
+from ontoretrieve.settings import Settings, load_settings
 
 __all__ = ["bench_app"]
 
 bench_app = typer.Typer(help="Benchmark tools.", no_args_is_help=True)
+
+SMOKE_UNITS = Path(__file__).resolve().parent.parent / "benchmarks" / "smoke" / "units.jsonl"
+"""The smoke suite's units in a source checkout (perf's default query units)."""
 app.add_typer(bench_app, name="bench")
 
 
@@ -129,12 +141,12 @@ def recall_command(
     with _errors_to_exit():
         base_sets = list(sets or [])
         variants = plan_variants(base_sets, ablations or [], sweep)
-        overrides: dict[str, object] = {"data_dir": data_dir} if data_dir else {}
+        overrides: dict[str, Any] = {"data_dir": data_dir} if data_dir else {}
 
-        def make_settings(pairs: list[str] | tuple[str, ...]) -> object:
-            return load_settings(config, **overrides, **parse_sets(pairs))  # type: ignore[arg-type]
+        def make_settings(pairs: Sequence[str]) -> Settings:
+            return load_settings(config, **{**overrides, **parse_sets(pairs)})
 
-        settings = load_settings(config, **overrides, **parse_sets(base_sets))  # type: ignore[arg-type]
+        settings = make_settings(base_sets)
         found = read_units(units, out_dir / "work")
         chosen = sample_units(found.units, sample, seed)
         if not chosen:
@@ -145,13 +157,12 @@ def recall_command(
                 _sync_with_progress(settings, store, path, False, show=not as_json)
             retriever = Retriever.open(settings, store)
             try:
-                with _bar(not as_json) as progress:
-                    summaries, warm = run_variants(
-                        retriever, make_settings, chosen, variants, out_dir,  # type: ignore[arg-type]
-                        warm_up=warm_up, progress=progress)
+                with _Bars(not as_json) as bars:
+                    summaries, warm = run_variants(retriever, make_settings, chosen, variants,
+                                                   out_dir, warm_up=warm_up, progress=bars.update)
             finally:
                 retriever.close()
-        data = {
+        data: dict[str, Any] = {
             "date": datetime.now(UTC).isoformat(timespec="seconds"), "command": command,
             "data_dir": str(settings.data_dir), "catalogs": [str(c) for c in catalogs],
             "sample": sample, "seed": seed,
@@ -167,41 +178,85 @@ def recall_command(
     if as_json:
         _print_json(data)
         return
-    for name, variant in data["variants"].items():
-        overall = summaries[name].overall
+    for name, summary in summaries.items():
+        overall = summary.overall
+        total = overall.latency_ms.get("total")
         out.print(f"{name}: context recall {overall.context_term_recall:.1%}, seeds "
                   f"{overall.seed_term_recall:.1%}, {overall.context_triples.mean:.0f} triples "
                   f"/ {overall.context_tokens.mean:.0f} tokens mean, p50 "
-                  f"{overall.latency_ms['total'].p50 if 'total' in overall.latency_ms else 0:.0f}"
-                  f" ms ({len(chosen)} units)")
-        for source, s in summaries[name].sources.items():
+                  f"{total.p50 if total else 0:.0f} ms ({len(chosen)} units)")
+        for source, s in summary.sources.items():
             out.print(f"  {source}: context {s.context_term_recall:.1%}, seeds "
                       f"{s.seed_term_recall:.1%}, {s.context_tokens.mean:.0f} tokens")
-        del variant
     out.print(f"rows, summary and report in {out_dir}: {', '.join(p.name for p in written)}")
 
 
-class _bar:
-    """A rich progress bar on stderr per variant, or nothing when printing JSON."""
+class _Bars:
+    """A rich progress bar per variant on stderr, or nothing (``show`` false)."""
 
     def __init__(self, show: bool) -> None:
         self.show = show
         self.progress = Progress(TextColumn("{task.description}"), BarColumn(),
                                  MofNCompleteColumn(), TimeElapsedColumn(), console=err,
-                                 transient=True)
-        self.tasks: dict[str, object] = {}
+                                 transient=True, disable=not show)
+        self.tasks: dict[str, TaskID] = {}
 
-    def __enter__(self) -> object:
-        if not self.show:
-            return None
+    def __enter__(self) -> _Bars:
         self.progress.start()
-        return self.update
+        return self
 
     def update(self, what: str, done: int, total: int) -> None:
         if what not in self.tasks:
             self.tasks[what] = self.progress.add_task(what, total=total)
-        self.progress.update(self.tasks[what], completed=done)  # type: ignore[arg-type]
+        self.progress.update(self.tasks[what], completed=done)
 
     def __exit__(self, *exc: object) -> None:
-        if self.show:
-            self.progress.stop()
+        self.progress.stop()
+
+
+@bench_app.command("perf")
+def perf_command(
+    out_dir: Annotated[Path, typer.Option("--out", help="Folder for catalogs, indexes, results.")],
+    catalog: Annotated[Path | None, typer.Option(
+        "--catalog", help="Source catalog whose files are assembled (and replicated) into each "
+        "size (default: the configured catalog.path).")] = None,
+    units: Annotated[list[Path] | None, typer.Option(
+        "--units", help="Query units for latency (default: the smoke suite's units).")] = None,
+    sizes: Annotated[str, typer.Option(
+        "--sizes", help="Target catalog sizes in atoms, comma-separated.")
+    ] = "1000,10000,100000",
+    sample: Annotated[int | None, typer.Option(
+        "--sample", min=1, help="Query units per source (default: all).")] = None,
+    raw_texts: Annotated[int, typer.Option(
+        "--raw-texts", min=100, help="Texts for the raw embedding throughput.")] = 3000,
+    config: ConfigFile = None,
+    as_json: AsJson = False,
+) -> None:
+    """Index and raw embedding throughput, latency by stage and peak RSS at several sizes."""
+    with _errors_to_exit():
+        try:
+            targets = [int(s) for s in sizes.split(",") if s.strip()]
+        except ValueError:
+            raise OntoRetrieveError(f"--sizes {sizes!r}: expected numbers like 1000,10000"
+                                    ) from None
+        if not targets or min(targets) < 1:
+            raise OntoRetrieveError(f"--sizes {sizes!r}: give at least one positive size")
+        settings = load_settings(config)
+        source = catalog or Path(settings.catalog.path)
+        if not source.exists():
+            raise OntoRetrieveError(f"catalog {source} does not exist: give --catalog PATH")
+        queries = units or [SMOKE_UNITS]
+        for path in queries:
+            if not path.exists():
+                raise OntoRetrieveError(f"units {path} do not exist: give --units FILE")
+        out_dir.mkdir(parents=True, exist_ok=True)
+        say = (lambda message: None) if as_json else (
+            lambda message: err.print(f"[dim]{message}[/]", highlight=False))
+        data = run_perf(settings, source, queries, out_dir, sizes=targets, sample=sample,
+                        raw_texts=raw_texts, progress=say)
+        (out_dir / "perf.json").write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        (out_dir / "perf.md").write_text(perf_markdown(data), encoding="utf-8")
+    if as_json:
+        _print_json(data)
+    else:
+        out.print(perf_markdown(data))

@@ -44,8 +44,9 @@ def search_lanes(index: VectorIndex, embedder: Embedder, windows: Sequence[Windo
     embedded = time.perf_counter()
     depth = {Lane.CORE: settings.top_k, Lane.NEIGHBORHOOD: settings.top_k,
              Lane.BM25: settings.bm25_top_k or settings.top_k}
-    by_lane = {lane: index.search(lane, sparse if lane is Lane.BM25 else dense, depth[lane])
-               if lane in active else [[] for _ in windows] for lane in Lane}
+    by_lane: dict[Lane, list[list[LaneHit]]] = {
+        lane: index.search(lane, sparse if lane is Lane.BM25 else dense, depth[lane])
+        if lane in active else [[] for _ in windows] for lane in Lane}
     searched = time.perf_counter()
     per_window = [{lane: by_lane[lane][i] for lane in Lane} for i in range(len(windows))]
     counts = {lane.value: sum(len(hits) for hits in by_lane[lane]) for lane in Lane}

@@ -34,8 +34,14 @@ from ontoretrieve.pipeline.indexing import configured_fingerprint
 from ontoretrieve.records import OntologyVersion
 from ontoretrieve.settings import Settings
 
-__all__ = ["ABLATIONS", "Variant", "parse_sets", "plan_variants", "run_variants",
-           "ontology_labels"]
+__all__ = [
+    "ABLATIONS",
+    "Variant",
+    "ontology_labels",
+    "parse_sets",
+    "plan_variants",
+    "run_variants",
+]
 
 ABLATIONS: dict[str, tuple[str, ...]] = {
     # The lexical side alone: BM25 plus exact-case triggers and unit signals; no embedding.

@@ -178,11 +178,12 @@ def _text2kg(folder: Path, work_dir: Path) -> tuple[list[BenchUnit], Path]:
     units = []
     for split in ("train", "test"):
         for path in sorted((folder / split).glob("*.jsonl")):
-            ident = next((o for o in sorted(ontologies, key=len, reverse=True)
+            match = next((o for o in sorted(ontologies, key=len, reverse=True)
                           if path.stem.startswith(o + "_")), None)
-            if ident is None:
+            if match is None:
                 raise OntoRetrieveError(f"{path}: no ontology in {folder / 'ontologies'} "
                                         "matches this file's name")
+            ident = match
             relations = {str(r["label"]): r for r in ontologies[ident].get("relations", [])}
             for number, row in enumerate(read_jsonl(path, "id"), start=1):
                 triples = row.get("triples", truth.get(str(row["id"])))
@@ -223,7 +224,7 @@ def text2kg_turtle(data: dict[str, Any]) -> str:
     >>> ttl = text2kg_turtle({"id": "ont_x", "title": "X", "concepts": [
     ...     {"qid": "City", "label": "City"}], "relations": [
     ...     {"pid": "mayor", "label": "mayor", "domain": "City", "range": "Person"}]})
-    >>> "relations#mayor" in ttl and "owl:ObjectProperty" in ttl
+    >>> "rel:mayor" in ttl and "owl:ObjectProperty" in ttl
     True
     """
     ident = str(data["id"])
@@ -245,6 +246,7 @@ def text2kg_turtle(data: dict[str, Any]) -> str:
             if relation.get(end):
                 triples.append(ox.Triple(node, ox.NamedNode(predicate), ox.NamedNode(
                     _t2k_iri(ident, "concepts", str(relation[end])))))
-    return ox.serialize(triples, format=ox.RdfFormat.TURTLE, prefixes={
+    turtle = ox.serialize(triples, format=ox.RdfFormat.TURTLE, prefixes={
         "owl": OWL, "rdfs": RDFS, "rel": f"{T2K_BASE}{ident}/relations#",
-        "con": f"{T2K_BASE}{ident}/concepts#"}).decode()
+        "con": f"{T2K_BASE}{ident}/concepts#"})
+    return (turtle or b"").decode()
