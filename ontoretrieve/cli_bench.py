@@ -37,7 +37,13 @@ from ontoretrieve.bench.compare import (
 )
 from ontoretrieve.bench.perf import perf_markdown, run_perf
 from ontoretrieve.bench.report import write_report
-from ontoretrieve.bench.runner import ABLATIONS, parse_sets, plan_variants, run_variants
+from ontoretrieve.bench.runner import (
+    ABLATIONS,
+    parse_sets,
+    plan_variants,
+    resolve_variants,
+    run_variants,
+)
 from ontoretrieve.bench.units import read_units, sample_units
 from ontoretrieve.cli import (
     AsJson,
@@ -146,7 +152,8 @@ def recall_command(
         def make_settings(pairs: Sequence[str]) -> Settings:
             return load_settings(config, **{**overrides, **parse_sets(pairs)})
 
-        settings = make_settings(base_sets)
+        resolved = resolve_variants(variants, make_settings)
+        settings = resolved[0][1]
         found = read_units(units, out_dir / "work")
         chosen = sample_units(found.units, sample, seed)
         if not chosen:
@@ -158,8 +165,8 @@ def recall_command(
             retriever = Retriever.open(settings, store)
             try:
                 with _Bars(not as_json) as bars:
-                    summaries, warm = run_variants(retriever, make_settings, chosen, variants,
-                                                   out_dir, warm_up=warm_up, progress=bars.update)
+                    summaries, warm = run_variants(retriever, resolved, chosen, out_dir,
+                                                   warm_up=warm_up, progress=bars.update)
             finally:
                 retriever.close()
         data: dict[str, Any] = {

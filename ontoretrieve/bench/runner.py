@@ -40,6 +40,7 @@ __all__ = [
     "ontology_labels",
     "parse_sets",
     "plan_variants",
+    "resolve_variants",
     "run_variants",
 ]
 
@@ -122,8 +123,22 @@ def _aliases(versions: Sequence[OntologyVersion], labels: Mapping[str, str]) -> 
     return aliases
 
 
-def run_variants(base: Retriever, make_settings: Callable[[Sequence[str]], Settings],
-                 units: Sequence[BenchUnit], variants: Sequence[Variant], out_dir: Path, *,
+def resolve_variants(variants: Sequence[Variant],
+                     make_settings: Callable[[Sequence[str]], Settings]
+                     ) -> list[tuple[Variant, Settings]]:
+    """Each variant's settings; refused when one would need another index (checked up front)."""
+    resolved = [(v, make_settings(v.sets)) for v in variants]
+    fingerprint = configured_fingerprint(resolved[0][1])
+    for variant, settings in resolved[1:]:
+        if configured_fingerprint(settings) != fingerprint:
+            raise OntoRetrieveError(
+                f"variant {variant.name!r} changes how the index is built "
+                f"({' '.join(variant.sets)}): run it on its own with its own --data-dir")
+    return resolved
+
+
+def run_variants(base: Retriever, variants: Sequence[tuple[Variant, Settings]],
+                 units: Sequence[BenchUnit], out_dir: Path, *,
                  warm_up: bool = True, progress: Progress | None = None
                  ) -> tuple[dict[str, RunSummary], float]:
     """Run every variant over the units; rows go to ``out_dir/<variant>.jsonl`` as they come.
@@ -131,15 +146,7 @@ def run_variants(base: Retriever, make_settings: Callable[[Sequence[str]], Setti
     Returns the summaries by variant and the warm-up seconds (0 without warm-up).
     """
     report = progress or (lambda what, done, total: None)
-    retrievers = {}
-    fingerprint = configured_fingerprint(base.settings)
-    for variant in variants:
-        settings = make_settings(variant.sets)
-        if configured_fingerprint(settings) != fingerprint:
-            raise OntoRetrieveError(
-                f"variant {variant.name!r} changes how the index is built "
-                f"({' '.join(variant.sets)}): run it on its own with its own --data-dir")
-        retrievers[variant.name] = base.variant(settings)
+    retrievers = {variant.name: base.variant(settings) for variant, settings in variants}
     owners, labels, aliases = _gold_owners(base.reader, units)
     warm_seconds = 0.0
     if warm_up:
@@ -152,7 +159,7 @@ def run_variants(base: Retriever, make_settings: Callable[[Sequence[str]], Setti
     count_tokens = base.seed_retriever.embedder.count_tokens
     out_dir.mkdir(parents=True, exist_ok=True)
     summaries = {}
-    for variant in variants:
+    for variant, _ in variants:
         retriever = retrievers[variant.name]
         rows = []
         path = out_dir / f"{variant.name}.jsonl"
