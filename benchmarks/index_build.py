@@ -21,27 +21,11 @@ import json
 import os
 import platform
 import random
-import subprocess
-import sys
-import tempfile
 import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-
-def run_cli(args: list[str]) -> tuple[dict[str, object], float, float]:
-    """Run the CLI with --json; its report, wall seconds and peak RSS (MiB)."""
-    with tempfile.TemporaryFile("w+") as stdout:
-        started = time.perf_counter()
-        child = subprocess.Popen([sys.executable, "-m", "ontoretrieve", *args, "--json"],
-                                 stdout=stdout, stderr=subprocess.DEVNULL,
-                                 env={**os.environ, "HF_HUB_OFFLINE": "1"})
-        _, status, usage = os.wait4(child.pid, 0)
-        seconds = time.perf_counter() - started
-        if os.waitstatus_to_exitcode(status) not in (0, 1):
-            raise SystemExit(f"`ontoretrieve {' '.join(args)}` failed")
-        stdout.seek(0)
-        return json.load(stdout), seconds, usage.ru_maxrss / 1024
+from ontoretrieve.bench.perf import run_cli_json as run_cli
 
 
 def dense_texts(data_dir: Path) -> list[str]:

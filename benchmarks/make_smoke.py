@@ -1,4 +1,4 @@
-"""Build the smoke suite in benchmarks/smoke from the bench data (run once; the result is committed).
+"""Build the smoke suite in benchmarks/smoke from the bench data (the result is committed).
 
 About 50 units with the ontologies they need, small enough for CI to index
 and run in a few minutes:

@@ -42,7 +42,7 @@ from ontoretrieve.catalog import discover_files, parse_file
 from ontoretrieve.errors import OntoRetrieveError
 from ontoretrieve.settings import Settings
 
-__all__ = ["pick_files", "replicate", "run_perf"]
+__all__ = ["perf_markdown", "pick_files", "replicate", "run_cli_json", "run_perf"]
 
 Progress = Callable[[str], None]
 
@@ -85,7 +85,7 @@ def replicate(triples: Sequence[ox.Triple], copy: int) -> list[ox.Triple]:
     return [ox.Triple(rename(t.subject), t.predicate, rename(t.object)) for t in triples]
 
 
-def _child(args: list[str]) -> tuple[dict[str, Any], float, float]:
+def run_cli_json(args: list[str]) -> tuple[dict[str, Any], float, float]:
     """Run the CLI with --json in a child: its JSON, wall seconds and peak RSS (MiB)."""
     with tempfile.TemporaryFile("w+") as stdout, tempfile.TemporaryFile("w+") as stderr:
         started = time.perf_counter()
@@ -140,7 +140,7 @@ def run_perf(settings: Settings, catalog: Path, units: Sequence[Path], out_dir: 
                 (folder / f"copy{copy}-{path.stem}.nt").write_bytes(
                     ox.serialize(triples, format=ox.RdfFormat.N_TRIPLES) or b"")
         say(f"{size}: indexing")
-        report, wall, index_rss = _child(["index", "--catalog", str(folder),
+        report, wall, index_rss = run_cli_json(["index", "--catalog", str(folder),
                                           "--data-dir", str(data)])
         pool = [t for name, _ in picked for t in texts[name]]
         dense_per_atom = len(pool) / max(sum(atoms_per_file[n] for n, _ in picked), 1)
@@ -158,7 +158,7 @@ def run_perf(settings: Settings, catalog: Path, units: Sequence[Path], out_dir: 
             query_args += ["--units", str(path)]
         if sample:
             query_args += ["--sample", str(sample)]
-        queries, _, query_rss = _child(query_args)
+        queries, _, query_rss = run_cli_json(query_args)
         base = queries["variants"]["base"]["summary"]["overall"]
         results.append({
             "target_atoms": size, "atoms": report["atoms_total"],

@@ -27,7 +27,7 @@ def test_every_ablation_is_valid_settings_and_keeps_the_index_fingerprint() -> N
 
 @pytest.mark.parametrize("pair", ["top_k=3", "fusion.top_k", ".x=1", "fusion.=1"])
 def test_malformed_set_is_named(pair: str) -> None:
-    with pytest.raises(OntoRetrieveError, match="expected GROUP.FIELD=VALUE"):
+    with pytest.raises(OntoRetrieveError, match=r"expected GROUP\.FIELD=VALUE"):
         parse_sets([pair])
 
 

@@ -1,0 +1,55 @@
+"""Record the smoke suite's recall in benchmarks/smoke/baseline.json (what CI guards).
+
+Runs ``bench recall`` on the smoke units and catalog in a fresh data
+directory (the real model, the default settings) and writes overall and
+per-source context and seed term recall with the date and machine.
+
+    python benchmarks/smoke_baseline.py
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+from datetime import UTC, datetime
+from pathlib import Path
+
+SMOKE = Path(__file__).parent / "smoke"
+
+
+def run_smoke(work: Path) -> dict[str, object]:
+    """The smoke run's summary.json (base variant), run in a child process."""
+    out = work / "run"
+    subprocess.run([sys.executable, "-m", "ontoretrieve", "bench", "recall",
+                    "--units", str(SMOKE / "units.jsonl"), "--catalog", str(SMOKE / "catalog"),
+                    "--data-dir", str(work / "data"), "--out", str(out), "--no-warm-up",
+                    "--json"], check=True, stdout=subprocess.DEVNULL,
+                   env={**os.environ, "HF_HUB_OFFLINE": "1"})
+    summary: dict[str, object] = json.loads((out / "summary.json").read_text())
+    return summary
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as work:
+        summary = run_smoke(Path(work))
+    base = summary["variants"]["base"]["summary"]  # type: ignore[index]
+    record = {
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores",
+        "context_term_recall": base["overall"]["context_term_recall"],
+        "seed_term_recall": base["overall"]["seed_term_recall"],
+        "sources": {s: {"context_term_recall": v["context_term_recall"],
+                        "seed_term_recall": v["seed_term_recall"]}
+                    for s, v in base["sources"].items()},
+        "tolerance_points": 2.0,
+    }
+    (SMOKE / "baseline.json").write_text(json.dumps(record, indent=2) + "\n")
+    print(json.dumps(record, indent=2))
+
+
+if __name__ == "__main__":
+    main()
