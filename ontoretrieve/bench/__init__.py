@@ -1,1 +1,7 @@
-"""Recall benchmarks as library code: paired comparison of runs (more to come, issue 6)."""
+"""Recall and performance benchmarks as library code.
+
+``units`` reads the unit layouts, ``runner`` runs variants of the engine over
+them, ``summary`` computes the figures (pure), ``report`` writes tables, plots
+and the HTML page, ``compare`` pairs two runs, ``perf`` measures throughput,
+latency and memory at several catalog sizes. ``cli_bench`` is their shell.
+"""
