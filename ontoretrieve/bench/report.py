@@ -133,14 +133,17 @@ def _plots(data: Mapping[str, Any], out_dir: Path) -> list[Path]:
                         for n in [base_name, *swept] if source in summaries[n].sources)
         line, = ax.plot([p[0] for p in points], [100 * p[1] for p in points], marker="o",
                         label=source)
-        for name, summary in summaries.items():
-            if name == base_name or name in swept or source not in summary.sources:
+        others = [n for n in summaries if n != base_name and n not in swept]
+        for k, name in enumerate(others):
+            if source not in summaries[name].sources:
                 continue
-            s = summary.sources[source]
+            s = summaries[name].sources[source]
             ax.scatter([s.context_tokens.mean], [100 * s.context_term_recall], marker="x",
                        color=line.get_color())
+            # Staggered so that ablations landing on one spot stay readable.
             ax.annotate(name, (s.context_tokens.mean, 100 * s.context_term_recall),
-                        fontsize=7, xytext=(3, 3), textcoords="offset points")
+                        fontsize=7, xytext=(4, 4 - 9 * k), textcoords="offset points",
+                        color=line.get_color())
     ax.set_xlabel("mean context size (encoder tokens)")
     ax.set_ylabel("context term recall (%)")
     ax.set_title("Recall against context size" + (f" ({swept[0].split('=')[0]} swept)"
