@@ -134,7 +134,11 @@ def run_perf(settings: Settings, catalog: Path, units: Sequence[Path], out_dir: 
         for name, copy in picked:
             path = paths[name]
             if copy == 0:
-                shutil.copyfile(path, folder / f"{path.parent.name}-{path.name}")
+                # The file's own name, so that units naming their ontology by file still match.
+                target = folder / path.name
+                if target.exists():
+                    target = folder / f"{path.parent.name}-{path.name}"
+                shutil.copyfile(path, target)
             else:
                 triples = replicate(parse_file(path).triples, copy)
                 (folder / f"copy{copy}-{path.stem}.nt").write_bytes(
