@@ -90,6 +90,10 @@ def markdown_summary(data: Mapping[str, Any]) -> str:
     if base.never_found:
         parts += ["Gold ontologies none of whose gold terms reached a context: "
                   + ", ".join(f"{k} ({v})" for k, v in base.never_found.items()), ""]
+    if base.unknown_unit_ontologies:
+        parts += ["Units naming an ontology the catalog does not hold (no on-topic precision "
+                  "for them): " + ", ".join(f"{k} ({v})" for k, v in
+                                            base.unknown_unit_ontologies.items()), ""]
     if base.contributed_nothing:
         parts += ["Ontologies in contexts that never contributed a gold term "
                   "(context subjects supplied): " + ", ".join(

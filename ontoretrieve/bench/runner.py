@@ -194,7 +194,10 @@ def unit_row(unit: BenchUnit, context: Context, labels: Mapping[str, str],
     m = context.metrics
     return {
         "id": unit.id, "source": unit.source,
-        "unit_ontology": aliases.get(unit.ontology, unit.ontology) if unit.ontology else None,
+        # None when the unit names no ontology or one the catalog does not hold, so that
+        # on-topic precision is never a silent 0 (see ``unknown_unit_ontologies``).
+        "unit_ontology": aliases.get(unit.ontology) if unit.ontology else None,
+        "unit_ontology_named": unit.ontology,
         "gold": unit.gold, "derived": unit.derived,
         "gold_ontologies": {iri: owners[iri] for iri in gold_iris if iri in owners},
         "retrieved_term_iris": [s.iri for s in context.seeds],

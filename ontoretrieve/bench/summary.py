@@ -110,6 +110,9 @@ class RunSummary(BaseModel):
     """Ontologies whose terms entered contexts but never as a gold term: subjects supplied."""
     never_found: dict[str, int]
     """Gold ontologies with gold terms none of which reached a context: how many terms."""
+    unknown_unit_ontologies: dict[str, int] = {}
+    """Ontologies units name that no catalog version matches (units each): no on-topic
+    precision for those units."""
 
 
 def summarize(rows: Sequence[Mapping[str, Any]]) -> RunSummary:
@@ -120,10 +123,12 @@ def summarize(rows: Sequence[Mapping[str, Any]]) -> RunSummary:
     ontologies, contributed = _per_ontology(rows)
     never = {name: o.gold_terms for name, o in ontologies.items()
              if o.context_term_recall == 0.0}
+    unknown = Counter(str(r["unit_ontology_named"]) for r in rows
+                      if r.get("unit_ontology_named") and not r.get("unit_ontology"))
     return RunSummary(overall=_summarize_source(rows),
                       sources={s: _summarize_source(r) for s, r in sorted(by_source.items())},
-                      ontologies=ontologies,
-                      contributed_nothing=contributed, never_found=never)
+                      ontologies=ontologies, contributed_nothing=contributed,
+                      never_found=never, unknown_unit_ontologies=dict(unknown))
 
 
 def _groups(row: Mapping[str, Any]) -> list[frozenset[str]]:

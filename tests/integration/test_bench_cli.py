@@ -74,6 +74,8 @@ def test_both_layouts_run_with_every_variant(run: tuple[Path, dict[str, Any]]) -
     assert set(rows["zoo"]["context_subjects"]) >= {ZOO + "Keeper", ZOO + "feeds"}
     assert rows["zoo"]["gold_ontologies"][ZOO + "Cat"] == "zoo"
     assert "ont_1_university" in base["ontologies"]  # the converted Text2KGBench catalog
+    assert base["unknown_unit_ontologies"] == {}  # both units' ontologies were matched
+    assert base["sources"]["text2kg"]["on_topic_precision"] > 0
 
 
 def test_ablations_really_switch_things_off(run: tuple[Path, dict[str, Any]]) -> None:

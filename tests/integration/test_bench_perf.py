@@ -34,7 +34,8 @@ def test_perf_measures_each_size_and_replicates_past_the_catalog(tmp_path: Path)
     assert small["atoms"] >= 5 and large["atoms"] >= 40 and large["copies"] >= 1
     for size in data["sizes"]:
         assert size["atoms_embedded"] + size["atoms_reused"] == size["atoms"]
-        assert size["raw_dense_texts_per_second"] > 0 and size["index_over_raw"] > 0
+        assert min(size["raw_dense_texts_per_second"].values()) > 0
+        assert size["index_over_raw"] > 0
         assert size["index_peak_rss_mib"] > 0 and size["query_peak_rss_mib"] > 0
         assert {"total", "embedding", "subgraph"} <= set(size["latency_ms"])
     assert (out / "perf.json").exists() and "| atoms |" in (out / "perf.md").read_text()

@@ -100,10 +100,12 @@ def test_a_summary_that_is_not_one_is_named(tmp_path: Path) -> None:
 def test_perf_markdown_lists_sizes_and_stages() -> None:
     size = {"atoms": 1000, "catalog_files": 3, "copies": 0, "index_wall_seconds": 9.5,
             "atoms_embedded": 1000, "atoms_reused": 0, "index_dense_texts_per_second": 150.0,
-            "raw_dense_texts_per_second": 200.0, "index_over_raw": 0.75,
+            "raw_dense_texts_per_second": {"given_order": 80.0, "sorted_by_length": 200.0},
+            "index_over_raw": 0.75,
             "index_peak_rss_mib": 900, "query_units": 5, "query_peak_rss_mib": 800,
             "latency_ms": {"total": {"p50": 40.0, "p95": 80.0, "mean": 45.0},
                            "embedding": {"p50": 9.0, "p95": 12.0, "mean": 9.5}}}
     text = perf_markdown({"date": "d", "machine": "m", "catalog": "c", "units": ["u"],
                           "sizes": [size]})
-    assert "| 1,000 | 3 (0) | 9.5 |" in text and "| 1,000 | 5 | 9 / 12 | 40 / 80 | 800 |" in text
+    assert "| 1,000 | 3 (0) | 9.5 |" in text and "| 80.0 / 200.0 | 0.75 |" in text
+    assert "| 1,000 | 5 | 9 / 12 | 40 / 80 | 800 |" in text

@@ -82,3 +82,13 @@ def test_no_gold_gives_zero_recall_not_an_error() -> None:
     s = summarize([row("u")]).overall
     assert s.gold_terms == 0 and s.context_term_recall == 0.0
     assert s.derived_gold_recall is None
+
+
+def test_a_unit_ontology_the_catalog_lacks_is_reported_not_scored_as_off_topic() -> None:
+    rows = [row("u1", unit_ontology=None, unit_ontology_named="ont_9",
+                subject_ontologies={"o1": 5}),
+            row("u2", unit_ontology="o1", unit_ontology_named="o1.ttl",
+                subject_ontologies={"o1": 1})]
+    s = summarize(rows)
+    assert s.unknown_unit_ontologies == {"ont_9": 1}
+    assert s.overall.on_topic_precision == 1.0
