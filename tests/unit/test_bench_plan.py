@@ -64,7 +64,6 @@ def test_replicas_rename_what_the_file_describes_only() -> None:
 
 
 def test_report_writes_markdown_plots_and_a_self_contained_page(tmp_path: Path) -> None:
-    pytest.importorskip("matplotlib")
     rows = [{"id": "u", "source": "s", "gold": [["a"]], "retrieved_term_iris": ["a"],
              "context_subjects": ["a"], "gold_ontologies": {"a": "o1"},
              "subject_ontologies": {"o1": 1, "o2": 3}, "context_tokens": 50,
