@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import resource
 import sys
+import tempfile
 from collections import Counter
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -31,8 +32,6 @@ from ontoretrieve.bench.compare import (
     Comparison,
     Metric,
     compare_runs,
-    gold_from_units,
-    read_jsonl,
     read_run,
 )
 from ontoretrieve.bench.perf import perf_markdown, run_perf
@@ -78,7 +77,8 @@ def compare_command(
     metric: Annotated[str, typer.Option(
         "--metric", help="context (gold among context subjects) or seed.")] = "context",
     units: Annotated[list[Path] | None, typer.Option(
-        "--units", help="Bench units files with the gold, for runs whose rows carry none.")
+        "--units", help="Units with the gold (any layout bench recall reads), for runs whose "
+        "rows carry none.")
     ] = None,
     resamples: Annotated[int, typer.Option("--resamples", min=100)] = 2000,
     show: Annotated[int, typer.Option("--show", help="Terms gained and lost to list.")] = 10,
@@ -90,9 +90,9 @@ def compare_command(
             raise OntoRetrieveError(f"--metric {metric!r}: use context or seed")
         gold = None
         if units:
-            gold = {}
-            for path in units:
-                gold.update(gold_from_units(read_jsonl(path, "unit_id")))
+            # The one unit loader, so every layout bench recall reads gives gold here too.
+            with tempfile.TemporaryDirectory() as work:
+                gold = {u.id: u.gold for u in read_units(units, Path(work)).units}
         chosen: Metric = "context" if metric == "context" else "seed"
         result = compare_runs(read_run(run_a), read_run(run_b), metric=chosen, gold=gold,
                               resamples=resamples)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -26,7 +26,7 @@ from pydantic import BaseModel
 
 from ontoretrieve.errors import OntoRetrieveError
 
-__all__ = ["Comparison", "Metric", "compare_runs", "gold_from_units", "read_jsonl", "read_run"]
+__all__ = ["Comparison", "Metric", "compare_runs", "read_jsonl", "read_run"]
 
 Metric = Literal["context", "seed"]
 _FIELD: dict[str, str] = {"context": "context_subjects", "seed": "retrieved_term_iris"}
@@ -77,12 +77,6 @@ def read_jsonl(path: Path, key: str) -> list[dict[str, Any]]:
             raise OntoRetrieveError(f"{path}:{number}: expected an object with {key!r}")
         rows.append(row)
     return rows
-
-
-def gold_from_units(units: Iterable[Mapping[str, Any]]) -> dict[str, list[list[str]]]:
-    """Gold groups per unit id from bench units (gold_iris, gold_any_of)."""
-    return {str(u["unit_id"]): [[i] for i in u.get("gold_iris", [])]
-            + [list(g) for g in u.get("gold_any_of", []) if g] for u in units}
 
 
 def _hits(row: Mapping[str, Any], gold: Sequence[Sequence[str]], metric: Metric) -> list[bool]:

@@ -41,6 +41,7 @@ import pyoxigraph as ox
 from ontoretrieve.atomize import AtomSource, atomize
 from ontoretrieve.catalog import discover_files, parse_file
 from ontoretrieve.errors import OntoRetrieveError
+from ontoretrieve.pipeline import make_embedder
 from ontoretrieve.settings import Settings
 
 __all__ = ["perf_markdown", "pick_files", "replicate", "run_cli_json", "run_perf"]
@@ -121,8 +122,6 @@ def run_perf(settings: Settings, catalog: Path, units: Sequence[Path], out_dir: 
         atoms_per_file[str(path)] = len(atoms)
         texts[str(path)] = [t for a in atoms for t in (a.core_text, a.neighborhood_text) if t]
     results = []
-    from ontoretrieve.pipeline import make_embedder
-
     embedder = make_embedder(settings)
     for size in sizes:
         picked = pick_files(sorted(atoms_per_file.items()), size)
@@ -146,7 +145,7 @@ def run_perf(settings: Settings, catalog: Path, units: Sequence[Path], out_dir: 
                     ox.serialize(triples, format=ox.RdfFormat.N_TRIPLES) or b"")
         say(f"{size}: indexing")
         report, wall, index_rss = run_cli_json(["index", "--catalog", str(folder),
-                                          "--data-dir", str(data)])
+                                                "--data-dir", str(data)])
         pool = [t for name, _ in picked for t in texts[name]]
         dense_per_atom = len(pool) / max(sum(atoms_per_file[n] for n, _ in picked), 1)
         chosen = random.Random(seed).sample(pool, min(raw_texts, len(pool)))
