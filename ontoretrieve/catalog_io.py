@@ -128,10 +128,10 @@ class CatalogReader:
     Thread-compatible, not thread-safe: one reader per worker.
     """
 
-    def __init__(self, store: TripleStore, *, cache_triples: int = 8_000_000,
-                 merge_cache_size: int = 64) -> None:
+    def __init__(self, store: TripleStore, *, catalog: Catalog | None = None,
+                 cache_triples: int = 8_000_000, merge_cache_size: int = 64) -> None:
         self.store = store
-        self.catalog = Catalog(store)
+        self.catalog = catalog or Catalog(store)
         self.cache_triples = cache_triples
         self.merge_cache_size = merge_cache_size
         self._graphs: OrderedDict[str, GraphIndex] = OrderedDict()
@@ -150,8 +150,7 @@ class CatalogReader:
         now = time.monotonic()
         if self._versions is not None and now - self._checked_at < VERSIONS_RECHECK_SECONDS:
             return self._versions
-        state = self.catalog.last_load()
-        stamp = state.at if state else None
+        stamp = [state.at if state else None for state in self.catalog.layer_loads()]
         if self._versions is None or stamp != self._versions_stamp:
             self._versions = self.catalog.versions()
             self._versions_stamp = stamp

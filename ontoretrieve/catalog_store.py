@@ -2,7 +2,7 @@
 and a metadata graph that records each version's identity.
 
 A catalog entry is a source file; each distinct content it has had is a
-version. The metadata graph (``vocab.CATALOG_GRAPH``) holds, per version: the
+version. The metadata graph (``tenants.catalog_graph``) holds, per version: the
 ontology IRI, its version, the content hash, the named graph, the source, the
 file digest, the triple count, the load time and the status (current,
 superseded, removed). Data graphs are named by content hash, so identical
@@ -22,7 +22,7 @@ import hashlib
 import os
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -39,7 +39,9 @@ from ontoretrieve.records import (
     OntologyVersion,
     VersionStatus,
 )
-from ontoretrieve.vocab import CATALOG_GRAPH, OR, RDF, XSD
+from ontoretrieve.settings import Settings
+from ontoretrieve.tenants import DEFAULT_TENANT, catalog_graph, catalog_layers
+from ontoretrieve.vocab import OR, RDF, XSD
 
 __all__ = ["Catalog", "ProgressCallback"]
 
@@ -64,10 +66,27 @@ _FIELDS = {
 
 
 class Catalog:
-    """Load catalog files into a ``TripleStore`` and list what it holds."""
+    """Load catalog files into a ``TripleStore`` and list what it holds.
 
-    def __init__(self, store: TripleStore) -> None:
+    A catalog belongs to one tenant (its metadata graph, ``tenants.catalog_graph``);
+    ``includes`` names the tenants whose catalogs it reads too, below its own
+    (layered catalogs). Loads write only the tenant's own catalog.
+    """
+
+    def __init__(self, store: TripleStore, tenant: str = DEFAULT_TENANT,
+                 includes: Sequence[str] = ()) -> None:
         self.store = store
+        self.tenant = tenant
+        self.metadata_graph = catalog_graph(tenant)
+        self.layer_graphs = list(dict.fromkeys(
+            [self.metadata_graph, *(catalog_graph(t) for t in includes)]))
+
+    @classmethod
+    def for_tenant(cls, store: TripleStore, settings: Settings,
+                   tenant: str = DEFAULT_TENANT) -> Catalog:
+        """The tenant's catalog with the layers its settings include."""
+        layers = catalog_layers(settings.tenants, tenant)
+        return cls(store, tenant, layers[1:])
 
     def load(self, path: Path, progress: ProgressCallback | None = None) -> LoadReport:
         """Load a file or a folder (recursively); see the module docstring.
@@ -79,7 +98,7 @@ class Catalog:
         started = time.perf_counter()
         files, skipped = discover_files(path)
         root = path.resolve()
-        every_version = self.versions(include_inactive=True)
+        every_version = self.versions(include_inactive=True, own_only=True)
         known = {v.source: v for v in every_version if v.status is VersionStatus.CURRENT}
         stored_graphs = {v.graph for v in every_version}
         added: list[OntologyVersion] = []
@@ -139,30 +158,42 @@ class Catalog:
         self._record_state(report)
         return report
 
-    def versions(self, include_inactive: bool = False) -> list[OntologyVersion]:
-        """Current versions (or every version), by ontology IRI then source."""
+    def versions(self, include_inactive: bool = False, *, own_only: bool = False
+                 ) -> list[OntologyVersion]:
+        """Current versions (or every version) of every layer, by ontology IRI then source.
+
+        A version that two layers both list (same source and content) appears once.
+        """
         variables = " ".join(f"?{name}" for name in _FIELDS)
         patterns = " ".join(
             f"OPTIONAL {{ ?v {sparql.iri(OR + prop)} ?{name} }}" if name == "version"
             else f"?v {sparql.iri(OR + prop)} ?{name} ."
             for name, prop in _FIELDS.items()
         )
-        rows = self.store.select(
-            f"SELECT {variables} WHERE {{ GRAPH {sparql.iri(CATALOG_GRAPH)} "
-            f"{{ ?v a {sparql.iri(OR + 'OntologyVersion')} . {patterns} }} }}"
-        )
-        found = [
-            OntologyVersion.model_validate({name: row[name].value for name in row})
-            for row in rows
-        ]
+        graphs = [self.metadata_graph] if own_only else self.layer_graphs
+        found: dict[tuple[str, str], OntologyVersion] = {}
+        for graph in graphs:
+            rows = self.store.select(
+                f"SELECT {variables} WHERE {{ GRAPH {sparql.iri(graph)} "
+                f"{{ ?v a {sparql.iri(OR + 'OntologyVersion')} . {patterns} }} }}"
+            )
+            for row in rows:
+                version = OntologyVersion.model_validate({name: row[name].value for name in row})
+                found.setdefault((version.source, version.content_hash), version)
+        return self._sorted(found.values(), include_inactive)
+
+    @staticmethod
+    def _sorted(versions: Iterable[OntologyVersion], include_inactive: bool
+                ) -> list[OntologyVersion]:
+        found = list(versions)
         if not include_inactive:
             found = [v for v in found if v.status is VersionStatus.CURRENT]
         return sorted(found, key=lambda v: (v.ontology_iri, v.source, v.loaded_at))
 
-    def last_load(self) -> LoadState | None:
-        """The last load's state, or None before the first load."""
+    def last_load(self, layer: str | None = None) -> LoadState | None:
+        """The last load's state of the tenant's own catalog (or of ``layer``'s graph)."""
         rows = self.store.select(
-            f"SELECT ?p ?o WHERE {{ GRAPH {sparql.iri(CATALOG_GRAPH)} "
+            f"SELECT ?p ?o WHERE {{ GRAPH {sparql.iri(layer or self.metadata_graph)} "
             f"{{ {sparql.iri(_STATE)} ?p ?o }} }}"
         )
         if not rows:
@@ -170,6 +201,10 @@ class Catalog:
         values = {row["p"].value.removeprefix(OR): row["o"].value for row in rows}
         return LoadState(root=values["root"], partial=values["partial"],
                          failed_files=values["failedFiles"], at=values["at"])
+
+    def layer_loads(self) -> list[LoadState | None]:
+        """The last load of every layer: any change to one of them changes this list."""
+        return [self.last_load(graph) for graph in self.layer_graphs]
 
     def graph_triples(self, version: OntologyVersion) -> list[ox.Triple]:
         """The triples of one version."""
@@ -181,15 +216,15 @@ class Catalog:
         if supersede:
             status = sparql.iri(OR + "status")
             operations.append(
-                f"DELETE {{ GRAPH {sparql.iri(CATALOG_GRAPH)} {{ ?old {status} ?s }} }} "
-                f"INSERT {{ GRAPH {sparql.iri(CATALOG_GRAPH)} {{ ?old {status} "
+                f"DELETE {{ GRAPH {sparql.iri(self.metadata_graph)} {{ ?old {status} ?s }} }} "
+                f"INSERT {{ GRAPH {sparql.iri(self.metadata_graph)} {{ ?old {status} "
                 f"{sparql.literal(VersionStatus.SUPERSEDED)} }} }} "
-                f"WHERE {{ GRAPH {sparql.iri(CATALOG_GRAPH)} {{ ?old "
+                f"WHERE {{ GRAPH {sparql.iri(self.metadata_graph)} {{ ?old "
                 f"{sparql.iri(OR + 'source')} {sparql.literal(version.source)} ; "
                 f"{status} {sparql.literal(VersionStatus.CURRENT)} ; {status} ?s }} }}"
             )
-        operations.append(sparql.delete_subjects_in_graph(CATALOG_GRAPH, [node]))
-        operations.append(sparql.insert_data(CATALOG_GRAPH, _version_triples(node, version)))
+        operations.append(sparql.delete_subjects_in_graph(self.metadata_graph, [node]))
+        operations.append(sparql.insert_data(self.metadata_graph, _version_triples(node, version)))
         # One request, so the store applies the switch as one transaction.
         self.store.update(" ;\n".join(operations))
 
@@ -224,8 +259,8 @@ class Catalog:
         }
         triples = [ox.Triple(node, ox.NamedNode(OR + k), v) for k, v in values.items()]
         self.store.update(
-            sparql.delete_subjects_in_graph(CATALOG_GRAPH, [_STATE]) + " ;\n"
-            + sparql.insert_data(CATALOG_GRAPH, triples)
+            sparql.delete_subjects_in_graph(self.metadata_graph, [_STATE]) + " ;\n"
+            + sparql.insert_data(self.metadata_graph, triples)
         )
 
 

@@ -16,7 +16,8 @@ caller catches ``OntoRetrieveError`` and nothing foreign leaks out::
     │   ├── EmbeddingContractMismatchError  the index was built with other settings
     │   ├── EmbeddingModelError      a model cannot be found or loaded (embed.py)
     │   └── VectorIndexError         the vector index failed (backends/vector_index.py)
-    └── UnsafeQueryError         user SPARQL that is not read-only
+    ├── UnsafeQueryError         user SPARQL that is not read-only
+    └── TenantError              an invalid or unknown tenant id, or an include cycle
 
 Each error also derives from the closest built-in exception (``ValueError``,
 ``FileNotFoundError``, ``SyntaxError``, ``OSError``), so generic handlers work.
@@ -40,6 +41,7 @@ __all__ = [
     "StoreError",
     "StoreQueryError",
     "StoreUnavailableError",
+    "TenantError",
     "UnsafeQueryError",
 ]
 
@@ -120,3 +122,7 @@ class EmbeddingContractMismatchError(IndexError_, ValueError):
 
 class UnsafeQueryError(OntoRetrieveError, ValueError):
     """SPARQL passed by a user is not a read-only query."""
+
+
+class TenantError(OntoRetrieveError, ValueError):
+    """A tenant id is invalid or undeclared, or tenant includes form a cycle."""

@@ -33,7 +33,7 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ValidationError, field_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -49,11 +49,13 @@ from ontoretrieve.settings_groups import (
     FusionSettings,
     IndexSettings,
     SeedSettings,
+    ServerSettings,
     StoreSettings,
     TriggerSettings,
     VectorIndexSettings,
     WindowSettings,
 )
+from ontoretrieve.tenants import TenantSettings, catalog_layers, validate_tenant_id
 
 __all__ = [
     "ENV_PREFIX",
@@ -96,6 +98,18 @@ class Settings(BaseSettings):
     seeds: SeedSettings = SeedSettings()
     expand: ExpandSettings = ExpandSettings()
     critic: CriticSettings = CriticSettings()
+    server: ServerSettings = ServerSettings()
+    tenants: dict[str, TenantSettings] = {}
+    """Declared tenants (``[tenants.NAME]``); ``default`` always exists."""
+
+    @field_validator("tenants")
+    @classmethod
+    def _tenant_ids(cls, value: dict[str, TenantSettings]) -> dict[str, TenantSettings]:
+        for name in value:
+            validate_tenant_id(name)
+        for name in value:
+            catalog_layers(value, name)  # unknown includes and cycles fail at start
+        return value
 
     @classmethod
     def settings_customise_sources(

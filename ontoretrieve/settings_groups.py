@@ -28,6 +28,7 @@ __all__ = [
     "MergeMode",
     "SeedOrder",
     "SeedSettings",
+    "ServerSettings",
     "StoreBackend",
     "StoreSettings",
     "SymbolCasePolicy",
@@ -304,3 +305,22 @@ class CriticSettings(_Group):
     """The consistency critic over proposed updates."""
 
     min_fused_score: float = ref("VECTOR_STORE_CONSISTENCY_CRITIC_MIN_FUSED_SCORE", 0.5, ge=0)
+
+
+class ServerSettings(_Group):
+    """The HTTP and MCP servers, the result cache and what a context never shows."""
+
+    host: str = "127.0.0.1"
+    port: int = Field(8765, ge=0, le=65535)
+    require_api_key: bool | None = None
+    """None: required as soon as any tenant has a key; True/False force it."""
+    max_request_bytes: int = Field(1_000_000, ge=1)
+    request_timeout_seconds: float = Field(60.0, gt=0)
+    max_text_chars: int = Field(200_000, ge=1)
+    workers: int = Field(2, ge=1)
+    """Requests computed at once; more wait their turn (the model uses both cores)."""
+    result_cache_size: int = Field(256, ge=0)
+    hidden_predicates: IriList = ()
+    """Predicates (internal notes, secrets) whose statements never reach a context."""
+    watch_interval_seconds: float = Field(2.0, gt=0)
+    watch_settle_seconds: float = Field(3.0, ge=0)

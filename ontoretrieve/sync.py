@@ -182,10 +182,9 @@ class IndexSync:
         desired: dict[str, list[OntologyVersion]] = {}
         for version in versions:
             desired.setdefault(version.content_hash, []).append(version)
-        last = self.catalog.last_load()
+        partial = any(load is not None and load.partial for load in self.catalog.layer_loads())
         plan = plan_sync(desired, set(state.ontologies), state.pending,
-                         catalog_empty=not versions,
-                         last_load_partial=bool(last and last.partial))
+                         catalog_empty=not versions, last_load_partial=partial)
         counters = {"embedded": 0, "reused": 0, "deleted": 0, "embed_seconds": 0.0}
         for content_hash in plan.keep:  # sources may have moved or been added
             state.ontologies[content_hash].sources = [v.source for v in desired[content_hash]]

@@ -27,6 +27,7 @@ from ontoretrieve.records import LoadReport, LoadState
 from ontoretrieve.settings import Settings
 from ontoretrieve.settings_groups import VectorBackend
 from ontoretrieve.sync import IndexSync, SyncProgress, SyncReport, check_fingerprint
+from ontoretrieve.tenants import DEFAULT_TENANT, validate_tenant_id
 
 __all__ = [
     "DEFAULT_TENANT",
@@ -39,13 +40,12 @@ __all__ = [
     "tenant_dir",
 ]
 
-DEFAULT_TENANT = "default"
 log = logging.getLogger(__name__)
 
 
 def tenant_dir(settings: Settings, tenant: str = DEFAULT_TENANT) -> Path:
-    """Where one tenant's index state (and Edge shards) live."""
-    return settings.data_dir / "index" / tenant
+    """Where one tenant's index state (and Edge shards) live; the id is checked first."""
+    return settings.data_dir / "index" / validate_tenant_id(tenant)
 
 
 def configured_fingerprint(settings: Settings) -> dict[str, str]:
@@ -112,7 +112,7 @@ def sync_index(
     progress: SyncProgress | None = None,
 ) -> tuple[LoadReport | None, SyncReport]:
     """Load ``catalog_path`` (when given) into the store, then sync the index to it."""
-    catalog = Catalog(store)
+    catalog = Catalog.for_tenant(store, settings, tenant)
     report = catalog.load(catalog_path, progress=load_progress) if catalog_path else None
     state_path = tenant_dir(settings, tenant) / "state.json"
     if report is None and not state_path.exists() and not catalog.versions():
@@ -161,7 +161,7 @@ class IndexStatus(BaseModel):
 def index_status(settings: Settings, store: TripleStore,
                  tenant: str = DEFAULT_TENANT) -> IndexStatus:
     """Compare the index state with the catalog and the configuration (no model load)."""
-    catalog = Catalog(store)
+    catalog = Catalog.for_tenant(store, settings, tenant)
     versions = catalog.versions()
     state = IndexState.load(tenant_dir(settings, tenant) / "state.json")
     if state is None:

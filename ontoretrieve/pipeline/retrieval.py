@@ -28,6 +28,7 @@ from ontoretrieve.catalog_io import (
     choose_versions,
     graph_name,
 )
+from ontoretrieve.catalog_store import Catalog
 from ontoretrieve.closure import cap_statements, small_module_closure, without_header
 from ontoretrieve.context import (
     Context,
@@ -64,12 +65,14 @@ class Retriever:
     """Builds contexts for texts over one tenant's index and catalog store."""
 
     def __init__(self, settings: Settings, store: TripleStore, index: VectorIndex,
-                 state: IndexState, embedder: Embedder | None = None) -> None:
+                 state: IndexState, embedder: Embedder | None = None,
+                 tenant: str = DEFAULT_TENANT) -> None:
         self.settings = settings
         self.store = store
         self.index = index
         self.state = state
-        self.reader = CatalogReader(store)
+        self.tenant = tenant
+        self.reader = CatalogReader(store, catalog=Catalog.for_tenant(store, settings, tenant))
         self._embedder = embedder
         self._seeds: SeedRetriever | None = None
         self.roles = RoleTable.of(settings.index.label_predicates,
@@ -80,7 +83,7 @@ class Retriever:
              embedder: Embedder | None = None) -> Retriever:
         """Open the tenant's index (checking its fingerprint); the model loads on first use."""
         index, state = open_query_index(settings, tenant)
-        return cls(settings, store, index, state, embedder)
+        return cls(settings, store, index, state, embedder, tenant)
 
     def close(self) -> None:
         self.index.close()
@@ -93,7 +96,7 @@ class Retriever:
         Settings that change the index itself (atomization, model) need a rebuild instead.
         """
         other = Retriever(settings, self.store, self.index, self.state,
-                          self.seed_retriever.embedder)
+                          self.seed_retriever.embedder, self.tenant)
         other.reader = self.reader
         return other
 
