@@ -1,0 +1,79 @@
+"""ontoretrieve: the slice of your ontologies that a text is about.
+
+The curated Python API; everything else is internal and may change::
+
+    from ontoretrieve import Engine, load_settings
+
+    with Engine.open(load_settings(data_dir="/tmp/onto")) as engine:
+        engine.catalog_load(Path("catalog"))
+        context = engine.retrieve("The probe recorded a 5 mV signal.")
+        context.graph()                      # an rdflib Graph
+        engine.slice("...", max_tokens=500)  # a KnowledgeSlice within budget
+        engine.lookup("mV")                  # ranked candidates, ambiguity flag
+
+>>> import ontoretrieve
+>>> "Engine" in ontoretrieve.__all__
+True
+"""
+
+from ontoretrieve.context import Context, ContextMetrics, Diagnosis, Mode, TermEvidence
+from ontoretrieve.engine import Engine, TextTooLongError
+from ontoretrieve.errors import (
+    CatalogError,
+    CatalogParseError,
+    CatalogPathError,
+    EmbeddingContractMismatchError,
+    IndexError_,
+    OntoRetrieveError,
+    SettingsError,
+    StoreError,
+    StoreQueryError,
+    StoreUnavailableError,
+    TenantError,
+    UnsafeQueryError,
+)
+from ontoretrieve.lookup import Candidate, LookupResult
+from ontoretrieve.pipeline import IndexStatus
+from ontoretrieve.records import LoadReport, OntologyVersion, SeedEvidence
+from ontoretrieve.settings import Settings, load_settings
+from ontoretrieve.slices import Hit, KnowledgeSlice
+from ontoretrieve.sync import SyncReport
+from ontoretrieve.tenants import DEFAULT_TENANT, OverlaySettings, TenantSettings
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DEFAULT_TENANT",
+    "Candidate",
+    "CatalogError",
+    "CatalogParseError",
+    "CatalogPathError",
+    "Context",
+    "ContextMetrics",
+    "Diagnosis",
+    "EmbeddingContractMismatchError",
+    "Engine",
+    "Hit",
+    "IndexError_",
+    "IndexStatus",
+    "KnowledgeSlice",
+    "LoadReport",
+    "LookupResult",
+    "Mode",
+    "OntoRetrieveError",
+    "OntologyVersion",
+    "OverlaySettings",
+    "SeedEvidence",
+    "Settings",
+    "SettingsError",
+    "StoreError",
+    "StoreQueryError",
+    "StoreUnavailableError",
+    "SyncReport",
+    "TenantError",
+    "TenantSettings",
+    "TermEvidence",
+    "TextTooLongError",
+    "UnsafeQueryError",
+    "load_settings",
+]

@@ -1,0 +1,197 @@
+"""Knowledge slices: a context cut to a token budget of the encoder's tokenizer.
+
+Pure (beyond.md 14). The context's statements are grouped into blocks, one
+per named subject with the blank nodes it reaches; blocks are taken in rank
+order (seeds first, in seed order, then the other terms as admitted) and the
+longest prefix whose Turtle fits ``max_tokens`` is kept. The budget is a hard
+limit: the count is checked on the final text, so ``token_estimate <=
+max_tokens`` always, and ``truncated`` says when blocks were left out.
+
+>>> from ontoretrieve.context import Context, ContextMetrics, Mode, Snapshot
+>>> nt = '<http://x/a> <http://www.w3.org/2000/01/rdf-schema#label> "alpha" .\\n'
+>>> ctx = Context(mode=Mode.VECTOR, ntriples=nt, terms=["http://x/a"], seeds=[],
+...               evidence={}, snapshot=Snapshot(cut_from=[], writable=[]),
+...               metrics=ContextMetrics(mode=Mode.VECTOR))
+>>> words = lambda text: len(text.split())
+>>> cut = build_slice(ctx, 100, words)
+>>> cut.truncated, [h.id for h in cut.hits], cut.token_estimate <= 100
+(False, ['http://x/a'], True)
+>>> build_slice(ctx, 2, words).truncated
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import pyoxigraph as ox
+from pydantic import BaseModel
+
+from ontoretrieve.context import Context, Diagnosis, TermEvidence, serialize_triples
+from ontoretrieve.vocab import RDF, RDFS
+
+__all__ = ["Hit", "KnowledgeSlice", "build_slice", "statement_blocks"]
+
+TokenCounter = Callable[[str], int]
+
+_LABELS = (RDFS + "label", "http://www.w3.org/2004/02/skos/core#prefLabel")
+_KINDS = {
+    "http://www.w3.org/2002/07/owl#Class": "class",
+    RDFS + "Class": "class",
+    "http://www.w3.org/2002/07/owl#ObjectProperty": "property",
+    "http://www.w3.org/2002/07/owl#DatatypeProperty": "property",
+    "http://www.w3.org/2002/07/owl#AnnotationProperty": "property",
+    RDF + "Property": "property",
+    "http://www.w3.org/2004/02/skos/core#Concept": "concept",
+    "http://www.w3.org/2002/07/owl#NamedIndividual": "individual",
+    "http://www.w3.org/2002/07/owl#Ontology": "ontology",
+}
+
+
+class Hit(BaseModel):
+    """One term of a slice."""
+
+    id: str
+    kind: str
+    """class, property, concept, individual, ontology or term."""
+    label: str | None
+    score: float | None
+    """The seed score for seeds; None for terms the graph stage added."""
+    ontology: str | None
+    step: str
+
+
+class KnowledgeSlice(BaseModel):
+    """Hits, their evidence and the Turtle body, never over ``max_tokens``."""
+
+    hits: list[Hit]
+    evidence: dict[str, TermEvidence]
+    context: str
+    """The body, in Turtle."""
+    token_estimate: int
+    max_tokens: int
+    truncated: bool
+    blocks_kept: int
+    blocks_total: int
+    diagnosis: Diagnosis | None = None
+    warnings: list[str] = []
+
+
+def statement_blocks(triples: Sequence[ox.Triple], order: Sequence[str]
+                     ) -> list[tuple[str | None, list[ox.Triple]]]:
+    """Statements grouped by named subject (with the blank nodes it reaches), in ``order``.
+
+    Subjects missing from ``order`` follow in first-seen order; blank nodes
+    no named subject reaches form a last block (owner None).
+    """
+    by_subject: dict[ox.NamedNode | ox.BlankNode, list[ox.Triple]] = {}
+    for t in triples:
+        by_subject.setdefault(t.subject, []).append(t)  # type: ignore[arg-type]
+    named = [s for s in by_subject if isinstance(s, ox.NamedNode)]
+    rank = {iri: i for i, iri in enumerate(dict.fromkeys(order))}
+    named.sort(key=lambda s: rank.get(s.value, len(rank)))
+    claimed: set[ox.BlankNode] = set()
+    blocks: list[tuple[str | None, list[ox.Triple]]] = []
+    for subject in named:
+        block = list(by_subject[subject])
+        frontier = [t.object for t in block if isinstance(t.object, ox.BlankNode)]
+        while frontier:
+            node = frontier.pop()
+            if node in claimed or node not in by_subject:
+                continue
+            claimed.add(node)
+            block.extend(by_subject[node])
+            frontier.extend(t.object for t in by_subject[node]
+                            if isinstance(t.object, ox.BlankNode))
+        blocks.append((subject.value, block))
+    rest = [t for s, ts in by_subject.items() if isinstance(s, ox.BlankNode)
+            and s not in claimed for t in ts]
+    if rest:
+        blocks.append((None, rest))
+    return blocks
+
+
+def build_slice(context: Context, max_tokens: int, count_tokens: TokenCounter) -> KnowledgeSlice:
+    """Cut ``context`` to ``max_tokens`` tokens of Turtle (see the module docstring)."""
+    if max_tokens < 1:
+        raise ValueError(f"max_tokens must be at least 1, not {max_tokens}")
+    order = [s.iri for s in context.seeds] + context.terms
+    blocks = statement_blocks(context.triples(), order)
+
+    def body(n: int) -> str:
+        return serialize_triples([t for _, ts in blocks[:n] for t in ts], "turtle")
+
+    # The largest prefix that fits: binary search (counts grow with n, but the
+    # prefixes block makes that not quite monotone), then step down until it fits.
+    low, high = 0, len(blocks)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if count_tokens(body(middle)) <= max_tokens:
+            low = middle
+        else:
+            high = middle - 1
+    kept, text = low, body(low)
+    tokens = count_tokens(text) if text else 0
+    while kept > 0 and tokens > max_tokens:
+        kept -= 1
+        text = body(kept)
+        tokens = count_tokens(text) if text else 0
+    taken = [(iri, list(ts)) for iri, ts in blocks[:kept]]
+    if kept < len(blocks) and blocks[kept][0] is not None:
+        # The next block does not fit whole: keep its most telling statements that do.
+        partial = _partial_block(blocks[kept], taken, max_tokens, count_tokens)
+        if partial is not None:
+            taken.append(partial[0])
+            text, tokens = partial[1], partial[2]
+    hits = [_hit(iri, triples, context) for iri, triples in taken if iri is not None]
+    return KnowledgeSlice(
+        hits=hits, evidence={h.id: context.evidence[h.id] for h in hits
+                             if h.id in context.evidence},
+        context=text, token_estimate=tokens, max_tokens=max_tokens,
+        truncated=kept < len(blocks), blocks_kept=len(taken), blocks_total=len(blocks),
+        diagnosis=context.diagnosis, warnings=context.warnings)
+
+
+_PRIORITY = {RDF + "type": 0, **dict.fromkeys(_LABELS, 1),
+             "http://www.w3.org/2004/02/skos/core#notation": 2,
+             "http://qudt.org/schema/qudt/symbol": 2, RDFS + "subClassOf": 3,
+             RDFS + "domain": 3, RDFS + "range": 3, RDFS + "comment": 4,
+             "http://www.w3.org/2004/02/skos/core#definition": 4}
+
+
+def _partial_block(block: tuple[str | None, list[ox.Triple]],
+                   taken: Sequence[tuple[str | None, list[ox.Triple]]], max_tokens: int,
+                   count_tokens: TokenCounter
+                   ) -> tuple[tuple[str | None, list[ox.Triple]], str, int] | None:
+    """The longest prefix of the block's own statements (type, labels first) that fits."""
+    iri, triples = block
+    own = sorted((t for t in triples if isinstance(t.subject, ox.NamedNode)
+                  and not isinstance(t.object, ox.BlankNode)),
+                 key=lambda t: _PRIORITY.get(t.predicate.value, 5))
+    before = [t for _, ts in taken for t in ts]
+    best: tuple[tuple[str | None, list[ox.Triple]], str, int] | None = None
+    low, high = 1, len(own)
+    while low <= high:
+        middle = (low + high) // 2
+        text = serialize_triples(before + own[:middle], "turtle")
+        tokens = count_tokens(text)
+        if tokens <= max_tokens:
+            best = ((iri, own[:middle]), text, tokens)
+            low = middle + 1
+        else:
+            high = middle - 1
+    return best
+
+
+def _hit(iri: str, triples: Sequence[ox.Triple], context: Context) -> Hit:
+    label = next((t.object.value for t in triples if t.predicate.value in _LABELS
+                  and isinstance(t.object, ox.Literal)
+                  and t.object.language in (None, "", "en")), None)
+    kind = next((_KINDS[t.object.value] for t in triples if t.predicate.value == RDF + "type"
+                 and isinstance(t.object, ox.NamedNode) and t.object.value in _KINDS), "term")
+    evidence = context.evidence.get(iri)
+    seed = next((s for s in context.seeds if s.iri == iri), None)
+    return Hit(id=iri, kind=kind, label=label,
+               score=seed.score if seed else (evidence.score if evidence else None),
+               ontology=evidence.ontology_iri if evidence else None,
+               step=evidence.step if evidence else "context")
