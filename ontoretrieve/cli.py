@@ -19,6 +19,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -31,11 +32,13 @@ from rich.table import Table
 
 from ontoretrieve.backends import TripleStore, open_triple_store
 from ontoretrieve.catalog_store import Catalog
+from ontoretrieve.engine import Engine
 from ontoretrieve.errors import OntoRetrieveError
-from ontoretrieve.pipeline import SeedRetriever, index_status, sync_index
+from ontoretrieve.pipeline import SeedRetriever, index_status
 from ontoretrieve.records import LoadReport
 from ontoretrieve.settings import Settings, load_settings, reference_names, setting_origins
 from ontoretrieve.sync import SyncReport
+from ontoretrieve.tenants import DEFAULT_TENANT, catalog_layers
 
 __all__ = ["app", "main"]
 
@@ -62,6 +65,11 @@ ConfigFile = Annotated[
                  help="A TOML settings file (default ./ontoretrieve.toml if present)."),
 ]
 AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON document.")]
+TenantOption = Annotated[
+    str,
+    typer.Option("--tenant", envvar="ONTORETRIEVE_TENANT",
+                 help="The tenant whose catalog and index to use (declared under [tenants])."),
+]
 
 
 def _settings(data_dir: Path | None, config: Path | None) -> Settings:
@@ -76,8 +84,17 @@ def _errors_to_exit() -> Iterator[None]:
     try:
         yield
     except OntoRetrieveError as exc:
-        err.print(f"[bold red]error:[/] {exc}", highlight=False)
+        err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
         raise typer.Exit(2) from None
+
+
+@contextmanager
+def _engine(settings: Settings) -> Iterator[Engine]:
+    engine = Engine.open(settings)
+    try:
+        yield engine
+    finally:
+        engine.close()
 
 
 @contextmanager
@@ -120,6 +137,7 @@ def config_show(data_dir: DataDir = None, config: ConfigFile = None,
 @catalog_app.command("load")
 def catalog_load(
     path: Annotated[Path, typer.Argument(help="An RDF file, or a folder searched recursively.")],
+    tenant: TenantOption = DEFAULT_TENANT,
     data_dir: DataDir = None,
     config: ConfigFile = None,
     as_json: AsJson = False,
@@ -128,7 +146,8 @@ def catalog_load(
     with _errors_to_exit():
         settings = _settings(data_dir, config)
         with _store(settings) as store:
-            report = _load_with_progress(Catalog(store), path, show=not as_json)
+            catalog = Catalog.for_tenant(store, settings, tenant)
+            report = _load_with_progress(catalog, path, show=not as_json)
     if as_json:
         _print_json(report.model_dump(mode="json"))
     else:
@@ -143,13 +162,14 @@ def catalog_list(
     config: ConfigFile = None,
     include_inactive: Annotated[
         bool, typer.Option("--all", help="Also superseded and removed versions.")] = False,
+    tenant: TenantOption = DEFAULT_TENANT,
     as_json: AsJson = False,
 ) -> None:
-    """List the catalog's ontology versions."""
+    """List the catalog's ontology versions (with those of included catalogs)."""
     with _errors_to_exit():
         settings = _settings(data_dir, config)
         with _store(settings) as store:
-            catalog = Catalog(store)
+            catalog = Catalog.for_tenant(store, settings, tenant)
             versions = catalog.versions(include_inactive=include_inactive)
             state = catalog.last_load()
     if as_json:
@@ -178,6 +198,7 @@ def index(
         "catalog.path when it exists).")] = None,
     rebuild: Annotated[bool, typer.Option(
         "--rebuild", help="Build a fresh index and switch to it when done.")] = False,
+    tenant: TenantOption = DEFAULT_TENANT,
     data_dir: DataDir = None,
     config: ConfigFile = None,
     as_json: AsJson = False,
@@ -188,10 +209,10 @@ def index(
     with _errors_to_exit():
         settings = _settings(data_dir, config)
         path = catalog
-        if path is None and Path(settings.catalog.path).exists():
+        if path is None and tenant == DEFAULT_TENANT and Path(settings.catalog.path).exists():
             path = Path(settings.catalog.path)
-        with _store(settings) as store:
-            load_report, report = _sync_with_progress(settings, store, path, rebuild,
+        with _engine(settings) as engine:
+            load_report, report = _sync_with_progress(engine, path, rebuild, tenant,
                                                       show=not as_json)
     if as_json:
         _print_json({**report.model_dump(mode="json"),
@@ -212,12 +233,13 @@ def index(
 
 @index_app.command("status")
 def index_status_command(data_dir: DataDir = None, config: ConfigFile = None,
+                         tenant: TenantOption = DEFAULT_TENANT,
                          as_json: AsJson = False) -> None:
     """Say what the index holds and whether it matches the catalog and the settings."""
     with _errors_to_exit():
         settings = _settings(data_dir, config)
         with _store(settings) as store:
-            status = index_status(settings, store)
+            status = index_status(settings, store, tenant)
     if as_json:
         _print_json(status.model_dump(mode="json"))
         return
@@ -243,17 +265,17 @@ def seeds_command(
     file: Annotated[Path | None, typer.Option("--file", help="Read the text from a file.")
                     ] = None,
     limit: Annotated[int, typer.Option("--limit", help="Seeds to print (table only).")] = 20,
+    tenant: TenantOption = DEFAULT_TENANT,
     data_dir: DataDir = None,
     config: ConfigFile = None,
     as_json: AsJson = False,
 ) -> None:
     """Rank the catalog terms a text is about (the query path up to the seeds)."""
     with _errors_to_exit():
-        if (text is None) == (file is None):
-            raise OntoRetrieveError("give the text as an argument or with --file, not both")
-        body = text if text is not None else _read_text(file)  # type: ignore[arg-type]
+        body = _text_argument(text, file)
         settings = _settings(data_dir, config)
-        retriever = SeedRetriever.open(settings)
+        catalog_layers(settings.tenants, tenant)
+        retriever = SeedRetriever.open(settings, tenant)
         try:
             result = retriever.seeds(body)
         finally:
@@ -279,6 +301,13 @@ def seeds_command(
 _LANE_SHORT = {"core": "core", "neighborhood": "nbhd", "bm25": "bm25"}
 
 
+def _text_argument(text: str | None, file: Path | None) -> str:
+    """The text given as an argument or with --file (exactly one of them)."""
+    if (text is None) == (file is None):
+        raise OntoRetrieveError("give the text as an argument or with --file, not both")
+    return text if text is not None else _read_text(file)  # type: ignore[arg-type]
+
+
 def _read_text(path: Path) -> str:
     try:
         return path.read_text(encoding="utf-8")
@@ -286,10 +315,10 @@ def _read_text(path: Path) -> str:
         raise OntoRetrieveError(f"cannot read {path}: {exc}") from exc
 
 
-def _sync_with_progress(settings: Settings, store: TripleStore, path: Path | None,
-                        rebuild: bool, *, show: bool) -> tuple[LoadReport | None, SyncReport]:
+def _sync_with_progress(engine: Engine, path: Path | None, rebuild: bool, tenant: str, *,
+                        show: bool) -> tuple[LoadReport | None, SyncReport]:
     if not show:
-        return sync_index(settings, store, catalog_path=path, rebuild=rebuild)
+        return engine.catalog_load(path, tenant=tenant, rebuild=rebuild)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TimeRemainingColumn())
     with Progress(*columns, console=err, transient=True) as progress:
@@ -309,8 +338,8 @@ def _sync_with_progress(settings: Settings, store: TripleStore, path: Path | Non
             progress.update(task, description=f"{phase}", completed=done, total=total,
                             rate=f"{done / elapsed:.0f} {unit}/s")
 
-        return sync_index(settings, store, catalog_path=path, rebuild=rebuild,
-                          load_progress=on_file, progress=on_sync)
+        return engine.catalog_load(path, tenant=tenant, rebuild=rebuild,
+                                   load_progress=on_file, progress=on_sync)
 
 
 def _load_with_progress(catalog: Catalog, path: Path, *, show: bool) -> LoadReport:
@@ -338,9 +367,9 @@ def _print_load_report(report: LoadReport, *, brief: bool = False) -> None:
     for version in report.removed:
         out.print(f"  - {version.ontology_iri}: {version.source} is gone", highlight=False)
     for problem in report.failed:
-        err.print(f"[red]  ! {problem}[/]", highlight=False)
+        err.print(f"[red]  ! {escape(str(problem))}[/]", highlight=False)
     for warning in report.warnings:
-        err.print(f"[yellow]  warning: {warning}[/]", highlight=False)
+        err.print(f"[yellow]  warning: {escape(warning)}[/]", highlight=False)
     if report.partial:
         err.print("[yellow]The load is partial: later steps will not treat missing "
                   "ontologies as deleted.[/]")
@@ -370,5 +399,5 @@ def main() -> None:
 
 
 # Commands kept in their own modules register themselves on ``app`` when imported.
-from ontoretrieve import cli_bench, cli_retrieve  # noqa: E402, F401
+from ontoretrieve import cli_bench, cli_retrieve, cli_serve  # noqa: E402, F401
 

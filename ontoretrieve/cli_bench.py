@@ -48,10 +48,10 @@ from ontoretrieve.cli import (
     AsJson,
     ConfigFile,
     DataDir,
+    _engine,
     _errors_to_exit,
     _print_json,
     _short,
-    _store,
     _sync_with_progress,
     app,
     err,
@@ -60,6 +60,7 @@ from ontoretrieve.cli import (
 from ontoretrieve.errors import OntoRetrieveError
 from ontoretrieve.pipeline import Retriever
 from ontoretrieve.settings import Settings, load_settings
+from ontoretrieve.tenants import DEFAULT_TENANT
 
 __all__ = ["bench_app"]
 
@@ -159,10 +160,10 @@ def recall_command(
         if not chosen:
             raise OntoRetrieveError("no units to run: the files hold no scorable unit")
         catalogs = [catalog] if catalog else found.catalogs
-        with _store(settings) as store:
+        with _engine(settings) as engine:
             for path in catalogs:
-                _sync_with_progress(settings, store, path, False, show=not as_json)
-            retriever = Retriever.open(settings, store)
+                _sync_with_progress(engine, path, False, DEFAULT_TENANT, show=not as_json)
+            retriever = Retriever.open(settings, engine.store, embedder=engine.embedder())
             try:
                 with _Bars(not as_json) as bars:
                     summaries, warm = run_variants(retriever, resolved, chosen, out_dir,

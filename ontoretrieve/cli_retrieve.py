@@ -11,26 +11,30 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from ontoretrieve.cli import (
     AsJson,
     ConfigFile,
     DataDir,
+    TenantOption,
+    _engine,
     _errors_to_exit,
     _print_json,
     _print_load_report,
-    _read_text,
     _settings,
     _short,
-    _store,
     _sync_with_progress,
+    _text_argument,
     app,
     err,
 )
 from ontoretrieve.context import Context, Mode
+from ontoretrieve.engine import Engine
 from ontoretrieve.errors import OntoRetrieveError
-from ontoretrieve.pipeline import Retriever, tenant_dir
+from ontoretrieve.pipeline import tenant_dir
+from ontoretrieve.tenants import DEFAULT_TENANT
 
 __all__ = ["retrieve_command"]
 
@@ -53,6 +57,7 @@ def retrieve_command(
         "(repeat for several).")] = None,
     explain: Annotated[bool, typer.Option(
         "--explain", help="Show why each term is in the context (on stderr).")] = False,
+    tenant: TenantOption = DEFAULT_TENANT,
     data_dir: DataDir = None,
     config: ConfigFile = None,
     as_json: AsJson = False,
@@ -63,31 +68,14 @@ def retrieve_command(
     with _errors_to_exit():
         if fmt not in _FORMATS:
             raise OntoRetrieveError(f"--format {fmt!r}: use one of {', '.join(_FORMATS)}")
-        if (text is None) == (file is None):
-            raise OntoRetrieveError("give the text as an argument or with --file, not both")
+        body = _text_argument(text, file)
         if mode is Mode.ONTOLOGIES and not ontology:
             raise OntoRetrieveError("--mode ontologies needs at least one --ontology")
-        body = text if text is not None else _read_text(file)  # type: ignore[arg-type]
         settings = _settings(data_dir, config)
-        with _store(settings) as store:
-            path = catalog
-            if path is None and not (tenant_dir(settings) / "state.json").exists():
-                path = Path(settings.catalog.path)
-                if not path.exists():
-                    raise OntoRetrieveError(
-                        f"no index yet and the catalog folder {path} does not exist: "
-                        "give --catalog PATH or set catalog.path")
-                err.print(f"no index yet: building one from {path}")
-            if path is not None:
-                load_report, _ = _sync_with_progress(settings, store, path, False,
-                                                     show=fmt != "json")
-                if load_report is not None and fmt != "json":
-                    _print_load_report(load_report, brief=True)
-            retriever = Retriever.open(settings, store)
-            try:
-                context = retriever.retrieve(body, mode, ontology or ())
-            finally:
-                retriever.close()
+        with _engine(settings) as engine:
+            _ensure_index(engine, catalog, tenant, show=fmt != "json")
+            context = engine.retrieve(body, tenant=tenant, mode=mode,
+                                      ontologies=ontology or ())
     if fmt == "json":
         _print_json({**context.model_dump(mode="json", exclude={"ntriples"}),
                      "turtle": context.serialize("turtle")})
@@ -100,14 +88,32 @@ def retrieve_command(
         _explain(context)
 
 
+def _ensure_index(engine: Engine, catalog: Path | None, tenant: str, *, show: bool) -> None:
+    """Load ``catalog`` and sync; with none and no index yet, build from catalog.path."""
+    path = catalog
+    if path is None and not (tenant_dir(engine.settings, tenant) / "state.json").exists():
+        path = Path(engine.settings.catalog.path)
+        if tenant != DEFAULT_TENANT:
+            raise OntoRetrieveError(f"no index yet for tenant {tenant!r}: give --catalog PATH")
+        if not path.exists():
+            raise OntoRetrieveError(
+                f"no index yet and the catalog folder {path} does not exist: "
+                "give --catalog PATH or set catalog.path")
+        err.print(f"no index yet: building one from {path}")
+    if path is not None:
+        load_report, _ = _sync_with_progress(engine, path, False, tenant, show=show)
+        if load_report is not None and show:
+            _print_load_report(load_report, brief=True)
+
+
 def _summary(context: Context) -> None:
     m = context.metrics
     if context.diagnosis is not None:
         err.print(f"[yellow]empty context: {context.diagnosis.value}[/]")
     for warning in context.warnings:
-        err.print(f"[yellow]warning:[/] {warning}", highlight=False)
+        err.print(f"[yellow]warning:[/] {escape(warning)}", highlight=False)
     if m.degraded:
-        err.print(f"[yellow]degraded ({m.catalog_access_mode}):[/] {m.degraded}",
+        err.print(f"[yellow]degraded ({m.catalog_access_mode}):[/] {escape(m.degraded)}",
                   highlight=False)
     err.print(f"{m.mode.value}: {len(context.seeds)} seeds -> {m.context_terms} terms, "
               f"{m.context_triples} triples from {m.catalog_context_triples} "

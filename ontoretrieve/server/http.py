@@ -1,0 +1,243 @@
+"""The HTTP API (FastAPI): a thin shell over ``Engine``; ``ontoretrieve serve`` runs it.
+
+Every tenant route is ``/v1/{tenant}/...`` and, when keys are required,
+needs that tenant's key (``Authorization: Bearer KEY`` or ``X-API-Key``).
+The key is checked before the tenant is looked up, so a caller without the
+right key learns nothing about which tenants exist. Engine calls run in
+worker threads (at most ``server.workers`` at once) under a time limit of
+``server.request_timeout_seconds``; bodies over ``server.max_request_bytes``
+are refused before they are read in full. Errors are JSON
+``{"error": {"type": ..., "message": ...}}`` and never carry a key or a
+traceback. The OpenAPI schema is at ``/openapi.json``, the docs at ``/docs``.
+
+>>> from ontoretrieve.settings import load_settings
+>>> app = create_app(Engine.open(load_settings(), in_memory=True))
+>>> sorted(r.path for r in app.routes if r.path.startswith("/v1"))[:3]
+['/v1/{tenant}/catalog', '/v1/{tenant}/catalog/files/{filename}', '/v1/{tenant}/index']
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable
+from typing import Annotated, Any, Literal, TypeVar
+
+import anyio
+import anyio.to_thread
+from fastapi import Depends, FastAPI, Header, Request
+from fastapi import Path as PathParam
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ontoretrieve.context import Context, Mode
+from ontoretrieve.engine import Engine, TextTooLongError
+from ontoretrieve.errors import (
+    CatalogError,
+    IndexError_,
+    OntoRetrieveError,
+    StoreUnavailableError,
+    TenantError,
+)
+from ontoretrieve.lookup import LookupResult
+from ontoretrieve.pipeline import IndexStatus
+from ontoretrieve.records import LoadReport, OntologyVersion
+from ontoretrieve.server.auth import KeyRing, bearer_key
+from ontoretrieve.slices import KnowledgeSlice
+from ontoretrieve.sync import SyncReport
+from ontoretrieve.tenants import catalog_layers
+
+__all__ = ["create_app"]
+
+log = logging.getLogger("ontoretrieve.server")
+T = TypeVar("T")
+
+
+class RetrieveRequest(BaseModel):
+    text: str = Field(description="The text to build a context for.")
+    mode: Mode = Mode.AUTO
+    ontologies: list[str] = Field(default=[], description="For mode=ontologies.")
+
+
+class RetrieveResponse(BaseModel):
+    context: Context
+    turtle: str
+
+
+class SliceRequest(BaseModel):
+    text: str
+    max_tokens: int = Field(2000, ge=1, le=1_000_000)
+    mode: Mode = Mode.AUTO
+
+
+class LookupRequest(BaseModel):
+    mention: str
+    limit: int = Field(10, ge=1, le=100)
+
+
+class LoadResponse(BaseModel):
+    catalog_load: LoadReport | None
+    index: SyncReport
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.kind, self.message = status, kind, message
+
+
+_STATUS: list[tuple[type[Exception], int]] = [
+    (TextTooLongError, 413), (TenantError, 404), (IndexError_, 409),
+    (StoreUnavailableError, 503), (CatalogError, 400), (OntoRetrieveError, 400),
+]
+
+
+class BodyLimit:
+    """Refuse request bodies over ``limit`` bytes, by header or while streaming."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if declared is not None and declared.isdigit() and int(declared) > self.limit:
+            await _too_large(self.limit)(scope, receive, send)
+            return
+        seen = 0
+        started = False
+
+        async def counted() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise _BodyTooLarge
+            return message
+
+        async def tracked(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, counted, tracked)
+        except _BodyTooLarge:
+            if not started:
+                await _too_large(self.limit)(scope, receive, send)
+
+
+class _BodyTooLarge(Exception):
+    pass
+
+
+def _too_large(limit: int) -> JSONResponse:
+    return _error(413, "request_too_large",
+                  f"the request body is over the limit (server.max_request_bytes = {limit:,})")
+
+
+def _error(status: int, kind: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"type": kind, "message": message}}, status_code=status)
+
+
+def create_app(engine: Engine) -> FastAPI:
+    """The FastAPI application over ``engine`` (see the module docstring)."""
+    settings = engine.settings.server
+    keys = KeyRing.of(engine.settings)
+    limiter = anyio.CapacityLimiter(settings.workers)
+    app = FastAPI(title="ontoretrieve", version="0.1.0",
+                  description="The slice of your ontologies that a text is about.")
+    app.add_middleware(BodyLimit, limit=settings.max_request_bytes)
+
+    @app.exception_handler(ApiError)
+    async def api_error(request: Request, exc: ApiError) -> JSONResponse:
+        return _error(exc.status, exc.kind, exc.message)
+
+    @app.exception_handler(OntoRetrieveError)
+    async def engine_error(request: Request, exc: OntoRetrieveError) -> JSONResponse:
+        status = next(code for kind, code in _STATUS if isinstance(exc, kind))
+        return _error(status, type(exc).__name__, str(exc))
+
+    @app.exception_handler(TimeoutError)
+    async def timeout(request: Request, exc: TimeoutError) -> JSONResponse:
+        return _error(504, "timeout", "the request took longer than "
+                      f"server.request_timeout_seconds = {settings.request_timeout_seconds:g}")
+
+    @app.exception_handler(Exception)
+    async def internal(request: Request, exc: Exception) -> JSONResponse:
+        log.error("internal error on %s %s: %s", request.method, request.url.path,
+                  type(exc).__name__)
+        return _error(500, "internal", "internal error; see the server log")
+
+    def tenant_access(
+        tenant: Annotated[str, PathParam(description="The tenant id.")],
+        authorization: Annotated[str | None, Header()] = None,
+        x_api_key: Annotated[str | None, Header()] = None,
+    ) -> str:
+        problem = keys.check(tenant, bearer_key(authorization, x_api_key))
+        if problem in ("missing", "unknown"):
+            raise ApiError(401, "unauthorized", "a valid API key is required "
+                           "(Authorization: Bearer KEY or X-API-Key)")
+        if problem == "forbidden":
+            raise ApiError(403, "forbidden", "this API key does not reach that tenant")
+        catalog_layers(engine.settings.tenants, tenant)  # invalid or unknown: TenantError
+        return tenant
+
+    Tenant = Annotated[str, Depends(tenant_access)]
+
+    async def call(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        with anyio.fail_after(settings.request_timeout_seconds):
+            return await anyio.to_thread.run_sync(functools.partial(function, *args, **kwargs),
+                                                  limiter=limiter, abandon_on_cancel=True)
+
+    @app.get("/health", tags=["service"])
+    async def health() -> dict[str, Literal["ok"] | str]:
+        """Liveness: the process answers (no key needed, nothing about tenants)."""
+        return {"status": "ok", "version": "0.1.0"}
+
+    @app.post("/v1/{tenant}/retrieve", tags=["retrieval"])
+    async def retrieve(body: RetrieveRequest, tenant: Tenant) -> RetrieveResponse:
+        """The context for a text: the graph (Turtle), terms, seeds, evidence, metrics."""
+        context = await call(engine.retrieve, body.text, tenant=tenant, mode=body.mode,
+                             ontologies=body.ontologies)
+        return RetrieveResponse(context=context, turtle=context.serialize("turtle"))
+
+    @app.post("/v1/{tenant}/slice", tags=["retrieval"])
+    async def knowledge_slice(body: SliceRequest, tenant: Tenant) -> KnowledgeSlice:
+        """The context cut to ``max_tokens`` tokens of the encoder's tokenizer."""
+        return await call(engine.slice, body.text, body.max_tokens, tenant=tenant,
+                          mode=body.mode)
+
+    @app.post("/v1/{tenant}/lookup", tags=["retrieval"])
+    async def lookup(body: LookupRequest, tenant: Tenant) -> LookupResult:
+        """Ranked candidate terms for one mention, with an ambiguity flag."""
+        return await call(engine.lookup, body.mention, tenant=tenant, limit=body.limit)
+
+    @app.get("/v1/{tenant}/catalog", tags=["catalog"])
+    async def catalog_list(tenant: Tenant, include_inactive: bool = False
+                           ) -> list[OntologyVersion]:
+        """The ontology versions the tenant reads (its own and included catalogs)."""
+        return await call(engine.catalog_list, tenant=tenant, include_inactive=include_inactive)
+
+    @app.put("/v1/{tenant}/catalog/files/{filename}", tags=["catalog"])
+    async def catalog_load(filename: str, request: Request, tenant: Tenant) -> LoadResponse:
+        """Upload one RDF file (the raw body) into the tenant's catalog and sync its index."""
+        content = await request.body()
+        report, sync = await call(engine.catalog_upload, filename, content, tenant=tenant)
+        return LoadResponse(catalog_load=report, index=sync)
+
+    @app.get("/v1/{tenant}/index", tags=["catalog"])
+    async def index_status(tenant: Tenant) -> IndexStatus:
+        """What the tenant's index holds and whether it matches its catalog."""
+        return await call(engine.index_status, tenant=tenant)
+
+    @app.get("/v1/{tenant}/metrics", tags=["service"])
+    async def metrics(tenant: Tenant) -> dict[str, Any]:
+        """The tenant's own counters and result-cache figures."""
+        return engine.metrics(tenant=tenant)
+
+    return app

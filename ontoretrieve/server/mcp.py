@@ -1,0 +1,109 @@
+"""The MCP server (the official ``mcp`` SDK): tools over ``Engine`` for one tenant.
+
+``ontoretrieve mcp`` serves one tenant per process, over stdio (an agent
+launches it) or streamable HTTP. Tools: ``retrieve``, ``slice``, ``lookup``
+and ``catalog_list``, each returning JSON. When keys are required the
+tenant's key must be given: over stdio in ``ONTORETRIEVE_API_KEY`` when the
+process starts, over HTTP on every request (``Authorization: Bearer KEY``
+or ``X-API-Key``), checked by ``KeyGate`` before the SDK sees the request.
+
+>>> from ontoretrieve.settings import load_settings
+>>> from ontoretrieve.engine import Engine
+>>> server = create_mcp(Engine.open(load_settings(), in_memory=True))
+>>> server.name
+'ontoretrieve'
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from ontoretrieve.context import Mode
+from ontoretrieve.engine import Engine
+from ontoretrieve.errors import OntoRetrieveError
+from ontoretrieve.server.auth import KeyRing, bearer_key
+from ontoretrieve.tenants import DEFAULT_TENANT, catalog_layers
+
+__all__ = ["KeyGate", "create_mcp"]
+
+
+def create_mcp(engine: Engine, tenant: str = DEFAULT_TENANT) -> MCPServer:
+    """An MCP server whose tools answer from ``tenant``'s catalog."""
+    catalog_layers(engine.settings.tenants, tenant)
+    server = MCPServer("ontoretrieve", instructions=(
+        "Ground text in the catalog's ontologies: `slice` gives the terms a text is about "
+        "within a token budget, `lookup` grounds one mention, `retrieve` gives the whole "
+        "context with evidence, `catalog_list` lists the ontologies."))
+
+    def guarded(call: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        try:
+            return call()
+        except OntoRetrieveError as exc:  # a clear message for the agent, no traceback
+            raise ToolError(str(exc)) from None
+
+    @server.tool()
+    def retrieve(text: str, mode: str = "auto") -> dict[str, Any]:
+        """The ontology context (Turtle), terms, seeds and evidence for a text."""
+        try:
+            chosen = Mode(mode)
+        except ValueError:
+            raise ToolError(f"mode {mode!r}: use one of "
+                            f"{', '.join(m.value for m in Mode)}") from None
+
+        def run() -> dict[str, Any]:
+            context = engine.retrieve(text, tenant=tenant, mode=chosen)
+            return {**context.model_dump(mode="json", exclude={"ntriples"}),
+                    "turtle": context.serialize("turtle")}
+
+        return guarded(run)
+
+    @server.tool(name="slice")
+    def knowledge_slice(text: str, max_tokens: int = 2000) -> dict[str, Any]:
+        """The terms a text is about and their definitions, never over max_tokens tokens."""
+        return guarded(lambda: engine.slice(text, max_tokens, tenant=tenant)
+                       .model_dump(mode="json"))
+
+    @server.tool()
+    def lookup(mention: str, limit: int = 10) -> dict[str, Any]:
+        """Ranked candidate terms for one mention, with an ambiguity flag."""
+        return guarded(lambda: engine.lookup(mention, tenant=tenant, limit=limit)
+                       .model_dump(mode="json"))
+
+    @server.tool()
+    def catalog_list() -> dict[str, Any]:
+        """The ontology versions of the catalog."""
+        return guarded(lambda: {"ontologies": [
+            v.model_dump(mode="json") for v in engine.catalog_list(tenant=tenant)]})
+
+    return server
+
+
+class KeyGate:
+    """ASGI middleware: every HTTP request needs the tenant's key when keys are required."""
+
+    def __init__(self, app: ASGIApp, keys: KeyRing, tenant: str) -> None:
+        self.app, self.keys, self.tenant = app, keys, tenant
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            headers = {k.decode().lower(): v.decode("latin-1")
+                       for k, v in scope.get("headers") or []}
+            key = bearer_key(headers.get("authorization"), headers.get("x-api-key"))
+            problem = self.keys.check(self.tenant, key)
+            if problem is not None:
+                status = 403 if problem == "forbidden" else 401
+                body = json.dumps({"error": {"type": "unauthorized" if status == 401
+                                             else "forbidden",
+                                             "message": "a valid API key for this server's "
+                                             "tenant is required"}}).encode()
+                await send({"type": "http.response.start", "status": status,
+                            "headers": [(b"content-type", b"application/json")]})
+                await send({"type": "http.response.body", "body": body})
+                return
+        await self.app(scope, receive, send)
