@@ -16,7 +16,6 @@ traceback. The OpenAPI schema is at ``/openapi.json``, the docs at ``/docs``.
 ['/v1/{tenant}/catalog', '/v1/{tenant}/catalog/files/{filename}', '/v1/{tenant}/index']
 """
 
-from __future__ import annotations
 
 import functools
 import logging
@@ -29,6 +28,7 @@ from fastapi import Depends, FastAPI, Header, Request
 from fastapi import Path as PathParam
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ontoretrieve.context import Context, Mode
@@ -161,6 +161,11 @@ def create_app(engine: Engine) -> FastAPI:
     async def engine_error(request: Request, exc: OntoRetrieveError) -> JSONResponse:
         status = next(code for kind, code in _STATUS if isinstance(exc, kind))
         return _error(status, type(exc).__name__, str(exc))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        kind = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        return _error(exc.status_code, kind, str(exc.detail))
 
     @app.exception_handler(TimeoutError)
     async def timeout(request: Request, exc: TimeoutError) -> JSONResponse:
