@@ -29,11 +29,11 @@ from types import TracebackType
 from typing import Any
 
 from ontoretrieve.backends import TripleStore, open_triple_store
-from ontoretrieve.catalog import rdf_format
+from ontoretrieve.catalog import parse_file, rdf_format
 from ontoretrieve.catalog_store import Catalog, ProgressCallback
 from ontoretrieve.context import Context, Mode
 from ontoretrieve.embed import Embedder
-from ontoretrieve.errors import CatalogPathError, OntoRetrieveError
+from ontoretrieve.errors import CatalogParseError, CatalogPathError, OntoRetrieveError
 from ontoretrieve.lookup import LookupResult, rank_candidates
 from ontoretrieve.overlay import OverlayRule, apply_overlay
 from ontoretrieve.pipeline import (
@@ -257,7 +257,8 @@ class Engine:
         """Store one uploaded RDF file in the tenant's upload folder, then load that folder.
 
         The name is checked (letters, digits, ``. _ -``; a known RDF extension), so
-        an upload never writes outside the folder; the file appears atomically.
+        an upload never writes outside the folder; the content must parse; the file
+        appears atomically (a same-named upload replaces it: a new version).
         """
         self._tenant(tenant)
         if not _UPLOAD_NAME.fullmatch(filename) or ".." in filename:
@@ -267,10 +268,22 @@ class Engine:
         target = folder / filename
         if rdf_format(target) is None:
             raise CatalogPathError(f"upload {filename!r}: not a known RDF file extension")
-        folder.mkdir(parents=True, exist_ok=True)
-        partial = folder / f".{filename}.{os.getpid()}.part"
-        partial.write_bytes(content)
-        os.replace(partial, target)
+        # Staged outside the tenant's folder and parsed there first: a file that does
+        # not parse is refused (file, line, column) instead of joining the catalog.
+        staging = folder.parent / f".staging-{tenant}-{os.getpid()}-{threading.get_ident()}"
+        staging.mkdir(parents=True, exist_ok=True)
+        staged = staging / filename
+        try:
+            staged.write_bytes(content)
+            try:
+                parse_file(staged)
+            except CatalogParseError as exc:
+                raise CatalogParseError(filename, exc.line, exc.column, exc.reason) from None
+            folder.mkdir(parents=True, exist_ok=True)
+            os.replace(staged, target)
+        finally:
+            staged.unlink(missing_ok=True)
+            staging.rmdir()
         return self.catalog_load(folder, tenant=tenant)
 
     def upload_dir(self, tenant: str) -> Path:

@@ -109,3 +109,53 @@ def real_embedder(model_cache: Path):  # type: ignore[no-untyped-def]
     from ontoretrieve.settings_groups import EmbedSettings
 
     return FastEmbedder(EmbedSettings(), model_cache)
+
+
+# -- tenants: two tenants with disjoint catalogs, one layered over the first ------------
+
+ALPHA_MARK = "example.org/mini"
+"""Every term of tenant alpha's catalog (mini.ttl) has this in its IRI."""
+BETA_MARK = "qudt.org"
+"""Every term of tenant beta's catalog (a QUDT units subset) has this in its IRI."""
+TENANT_KEYS = {"alpha": "alpha-key-1", "beta": "beta-key-2", "lab": "lab-key-3"}
+
+
+def write_tenant_config(data_dir: Path, target: Path) -> Path:
+    """A settings file declaring alpha, beta and lab (lab includes alpha), each with a key."""
+    lines = [f'data_dir = "{data_dir}"', "[server]", "watch_settle_seconds = 0.5"]
+    for tenant, key in TENANT_KEYS.items():
+        lines += [f"[tenants.{tenant}]", f'api_key = "{key}"']
+        if tenant == "lab":
+            lines.append('includes = ["alpha"]')
+    target.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return target
+
+
+@pytest.fixture(scope="session")
+def tenant_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A data dir with the three tenants' catalogs loaded and indexed (built once)."""
+    from ontoretrieve import Engine, load_settings
+
+    root = tmp_path_factory.mktemp("tenants")
+    config = write_tenant_config(root / "data", root / "ontoretrieve.toml")
+    with Engine.open(load_settings(config)) as engine:
+        engine.catalog_load(FIXTURES / "mini.ttl", tenant="alpha")
+        engine.catalog_load(FIXTURES / "qudt-units-subset.ttl", tenant="beta")
+        engine.catalog_load(FIXTURES / "second.ttl", tenant="lab")
+    return root / "data"
+
+
+@pytest.fixture
+def tenant_config(tenant_template: Path, tmp_path: Path) -> Path:
+    """A private copy of the tenant data dir and a settings file pointing at it."""
+    data = tmp_path / "data"
+    shutil.copytree(tenant_template, data)
+    return write_tenant_config(data, tmp_path / "ontoretrieve.toml")
+
+
+def assert_isolated(tenant: str, payload: str) -> None:
+    """Fail when a response of ``tenant`` names a term of a catalog it cannot read."""
+    foreign = {"alpha": [BETA_MARK, "example.org/second"], "lab": [BETA_MARK],
+               "beta": [ALPHA_MARK, "example.org/second"]}
+    for mark in foreign[tenant]:
+        assert mark not in payload, f"{tenant} saw {mark}: {payload[:300]}"

@@ -1,0 +1,126 @@
+"""The HTTP API through a real uvicorn process (`ontoretrieve serve`) on loopback."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.conftest import FIXTURES, TENANT_KEYS, _free_port, assert_isolated
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture
+def server(tenant_config: Path, tmp_path: Path) -> Iterator[httpx.Client]:
+    port = _free_port()
+    log = (tmp_path / "server.log").open("wb")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "ontoretrieve", "serve", "--config", str(tenant_config),
+         "--port", str(port)], stdout=log, stderr=subprocess.STDOUT)
+    client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60)
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            client.get("/health")
+            break
+        except httpx.HTTPError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                pytest.fail("serve did not start: " + (tmp_path / "server.log").read_text())
+            time.sleep(0.2)
+    try:
+        yield client
+    finally:
+        client.close()
+        process.terminate()
+        process.wait(timeout=20)
+        log.close()
+        # no key ever reaches the log
+        logged = (tmp_path / "server.log").read_text()
+        assert not any(key in logged for key in TENANT_KEYS.values())
+
+
+def _key(tenant: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {TENANT_KEYS[tenant]}"}
+
+
+def test_every_route_answers_its_tenant_only(server: httpx.Client) -> None:
+    for tenant in ("alpha", "beta", "lab"):
+        for text in ("a 5 mV signal for 4 days", "a sensor observes a property"):
+            for mode in ("auto", "vector", "lexical"):
+                r = server.post(f"/v1/{tenant}/retrieve", json={"text": text, "mode": mode},
+                                headers=_key(tenant))
+                assert r.status_code == 200, r.text
+                assert_isolated(tenant, r.text)
+            r = server.post(f"/v1/{tenant}/slice", json={"text": text, "max_tokens": 150},
+                            headers=_key(tenant))
+            assert r.status_code == 200 and r.json()["token_estimate"] <= 150
+            assert_isolated(tenant, r.text)
+        for path in ("catalog", "index", "metrics"):
+            r = server.get(f"/v1/{tenant}/{path}", headers=_key(tenant))
+            assert r.status_code == 200, r.text
+            assert_isolated(tenant, r.text)
+        r = server.post(f"/v1/{tenant}/lookup", json={"mention": "mV"}, headers=_key(tenant))
+        assert_isolated(tenant, r.text)
+    beta = server.post("/v1/beta/lookup", json={"mention": "mV"}, headers=_key("beta")).json()
+    assert beta["candidates"][0]["iri"] == "http://qudt.org/vocab/unit/MilliV"
+    assert beta["ambiguous"] is False
+
+
+def test_a_key_reaches_its_own_tenant_only(server: httpx.Client) -> None:
+    body = {"mention": "mV"}
+    assert server.post("/v1/beta/lookup", json=body).status_code == 401
+    assert server.post("/v1/beta/lookup", json=body,
+                       headers={"X-API-Key": "not-a-key"}).status_code == 401
+    for tenant, other in (("beta", "alpha"), ("alpha", "beta"), ("lab", "alpha")):
+        r = server.post(f"/v1/{tenant}/lookup", json=body, headers=_key(other))
+        assert r.status_code == 403
+        assert_isolated(tenant, r.text)
+        assert TENANT_KEYS[other] not in r.text
+    # an unknown tenant looks the same as a forbidden one to a valid key
+    assert server.get("/v1/gamma/catalog", headers=_key("beta")).status_code == 403
+    assert server.post("/v1/beta/lookup", json=body,
+                       headers={"X-API-Key": TENANT_KEYS["beta"]}).status_code == 200
+
+
+def test_limits_errors_and_schema(server: httpx.Client) -> None:
+    big = {"text": "x" * 1_100_000}
+    r = server.post("/v1/beta/retrieve", json=big, headers=_key("beta"))
+    assert r.status_code == 413 and r.json()["error"]["type"] == "request_too_large"
+    r = server.post("/v1/beta/slice", json={"text": "mV", "max_tokens": 0},
+                    headers=_key("beta"))
+    assert r.status_code == 422
+    r = server.post("/v1/beta/lookup", json={"mention": "  "}, headers=_key("beta"))
+    assert r.status_code == 400 and "mention" in r.json()["error"]["message"]
+    schema = server.get("/openapi.json").json()
+    assert {"/v1/{tenant}/retrieve", "/v1/{tenant}/slice", "/v1/{tenant}/lookup",
+            "/v1/{tenant}/catalog", "/v1/{tenant}/index", "/health"} <= set(schema["paths"])
+    assert server.get("/health").json()["status"] == "ok"
+
+
+def test_catalog_upload_loads_and_indexes_at_once(server: httpx.Client) -> None:
+    content = (FIXTURES / "second.ttl").read_bytes()
+    r = server.put("/v1/beta/catalog/files/second.ttl", content=content, headers=_key("beta"))
+    assert r.status_code == 200, r.text
+    assert r.json()["index"]["atoms_embedded"] > 0
+    found = server.post("/v1/beta/retrieve", json={"text": "thing two", "mode": "vector"},
+                        headers=_key("beta")).json()
+    assert "http://example.org/second#Thing2" in found["context"]["terms"]
+    # alpha does not see what beta uploaded
+    r = server.post("/v1/alpha/retrieve", json={"text": "thing two", "mode": "vector"},
+                    headers=_key("alpha"))
+    assert "second#Thing2" not in r.text
+    bad = server.put("/v1/beta/catalog/files/evil.sh", content=b"x", headers=_key("beta"))
+    assert bad.status_code == 400
+    broken = server.put("/v1/beta/catalog/files/broken.ttl",
+                        content=(FIXTURES / "broken.ttl").read_bytes(), headers=_key("beta"))
+    assert broken.status_code == 400
+    assert broken.json()["error"]["message"].startswith("broken.ttl:")
+    listed = server.get("/v1/beta/catalog", headers=_key("beta")).json()
+    assert not any(v["source"].endswith("broken.ttl") for v in listed)

@@ -1,0 +1,126 @@
+"""Tenants through the Python API and the CLI: isolation, layering, overlays, the cache."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from ontoretrieve import Engine, Mode, TenantError, load_settings
+from ontoretrieve.cli import app
+from tests.conftest import FIXTURES, assert_isolated
+
+pytestmark = pytest.mark.integration
+runner = CliRunner()
+
+TEXTS = ["The probe recorded a 5 mV signal for 4 days.",
+         "A sensor observes an observable property of a device.",
+         "thing two and a sensor at 3 kV"]
+
+
+def test_api_results_cache_and_metrics_stay_in_their_tenant(tenant_config: Path) -> None:
+    with Engine.open(load_settings(tenant_config)) as engine:
+        for tenant in ("alpha", "beta", "lab"):
+            for text in TEXTS:
+                for mode in (Mode.AUTO, Mode.VECTOR, Mode.LEXICAL, Mode.FULL):
+                    context = engine.retrieve(text, tenant=tenant, mode=mode)
+                    assert_isolated(tenant, context.model_dump_json())
+                cut = engine.slice(text, 400, tenant=tenant)
+                assert_isolated(tenant, cut.model_dump_json())
+            for mention in ("mV", "sensor", "thing two", "Millivolt"):
+                assert_isolated(tenant, engine.lookup(mention, tenant=tenant).model_dump_json())
+            listed = json.dumps([v.model_dump(mode="json")
+                                 for v in engine.catalog_list(tenant=tenant)])
+            assert_isolated(tenant, listed)
+            assert_isolated(tenant, engine.index_status(tenant=tenant).model_dump_json())
+            assert_isolated(tenant, json.dumps(engine.metrics(tenant=tenant)))
+            entries = engine.cache._partitions[tenant].entries  # the cache, entry by entry
+            assert entries
+            assert_isolated(tenant, repr(list(entries)) + "".join(
+                v.model_dump_json() for v in entries.values()))
+        # each tenant finds its own terms
+        assert any("MilliV" in t for t in engine.retrieve(TEXTS[0], tenant="beta").terms)
+        assert any("Sensor" in t for t in engine.retrieve(TEXTS[1], tenant="alpha").terms)
+
+
+def test_layered_tenant_reads_its_base_without_a_copy(tenant_config: Path) -> None:
+    with Engine.open(load_settings(tenant_config)) as engine:
+        lab = {v.ontology_iri for v in engine.catalog_list(tenant="lab")}
+        alpha = {v.ontology_iri for v in engine.catalog_list(tenant="alpha")}
+        assert lab == alpha | {"http://example.org/second"}
+        context = engine.retrieve("thing two is a sensor", tenant="lab", mode=Mode.VECTOR)
+        assert {"http://example.org/second#Thing2", "http://example.org/mini#Sensor"} <= set(
+            context.terms)
+        # one data graph per content: the base ontology is stored once for both tenants
+        graphs = {v.graph for v in engine.catalog_list(tenant="lab")} & {
+            v.graph for v in engine.catalog_list(tenant="alpha")}
+        assert len(graphs) == 1
+        # a change to the base reaches the tenant that includes it
+        engine.catalog_load(FIXTURES / "qudt-units-subset.ttl", tenant="alpha")
+        assert any("MilliV" in t for t in engine.retrieve(
+            "a 5 mV signal", tenant="lab", mode=Mode.VECTOR).terms)
+
+
+def test_overlay_bans_hides_and_aliases(tenant_config: Path, tmp_path: Path) -> None:
+    settings = load_settings(tenant_config, tenants={
+        "alpha": {"overlay": {"banned_terms": ["http://example.org/mini#Device"],
+                              "aliases": {"probe": ["http://example.org/mini#Sensor"]}}},
+        "beta": {"overlay": {"banned_ontologies": [
+            "http://qudt.org/$$QUDT_VERSION$$/vocab/unit"]}},
+        "lab": {"includes": ["alpha"]}},
+        server={"hidden_predicates": ["http://www.w3.org/2000/01/rdf-schema#comment"]})
+    with Engine.open(settings) as engine:
+        context = engine.retrieve("A sensor is a device", tenant="alpha", mode=Mode.VECTOR)
+        text = context.model_dump_json()
+        assert "mini#Device" not in text and "mini#Sensor" in text
+        assert "rdf-schema#comment" not in context.ntriples
+        found = engine.lookup("probe", tenant="alpha")
+        assert found.candidates[0].iri == "http://example.org/mini#Sensor"
+        assert found.candidates[0].match == "alias"
+        assert engine.retrieve("5 mV", tenant="beta", mode=Mode.VECTOR).terms == []
+        assert engine.lookup("mV", tenant="beta").candidates == []
+
+
+def test_cache_is_invalidated_by_a_catalog_change(tenant_config: Path) -> None:
+    with Engine.open(load_settings(tenant_config)) as engine:
+        first = engine.retrieve("thing two", tenant="alpha", mode=Mode.VECTOR)
+        again = engine.retrieve("thing two", tenant="alpha", mode=Mode.VECTOR)
+        assert again is first and engine.metrics(tenant="alpha")["result_cache"]["hits"] == 1
+        engine.catalog_load(FIXTURES / "second.ttl", tenant="alpha")
+        after = engine.retrieve("thing two", tenant="alpha", mode=Mode.VECTOR)
+        assert "http://example.org/second#Thing2" in after.terms
+        assert "http://example.org/second#Thing2" not in first.terms
+
+
+def test_unknown_and_invalid_tenants_are_refused(tenant_config: Path) -> None:
+    with Engine.open(load_settings(tenant_config)) as engine:
+        for bad in ("gamma", "../alpha", "Alpha", "a" * 41, ""):
+            with pytest.raises(TenantError):
+                engine.retrieve("sensor", tenant=bad)
+
+
+def test_cli_tenant_option_json_everywhere(tenant_config: Path) -> None:
+    config = ["--config", str(tenant_config)]
+    sliced = runner.invoke(app, ["slice", TEXTS[0], "--max-tokens", "120", "--tenant", "beta",
+                                 "--json", *config])
+    assert sliced.exit_code == 0, sliced.output
+    data = json.loads(sliced.stdout)
+    assert data["token_estimate"] <= 120 and data["max_tokens"] == 120
+    assert_isolated("beta", sliced.stdout)
+    looked = runner.invoke(app, ["lookup", "mV", "--tenant", "beta", "--json", *config])
+    assert json.loads(looked.stdout)["candidates"][0]["iri"].endswith("/MilliV")
+    looked = runner.invoke(app, ["lookup", "mV", "--tenant", "alpha", "--json", *config])
+    assert_isolated("alpha", looked.stdout)
+    retrieved = runner.invoke(app, ["retrieve", TEXTS[0], "--tenant", "alpha", "--json",
+                                    *config])
+    assert retrieved.exit_code == 0
+    assert_isolated("alpha", retrieved.stdout)
+    listed = runner.invoke(app, ["catalog", "list", "--tenant", "lab", "--json", *config])
+    assert {o["ontology_iri"] for o in json.loads(listed.stdout)["ontologies"]} == {
+        "http://example.org/mini", "http://example.org/second"}
+    status = runner.invoke(app, ["index", "status", "--tenant", "beta", "--json", *config])
+    assert json.loads(status.stdout)["exists"] is True
+    unknown = runner.invoke(app, ["lookup", "mV", "--tenant", "gamma", *config])
+    assert unknown.exit_code == 2 and "[tenants.gamma]" in unknown.stderr
