@@ -124,3 +124,37 @@ def test_cli_tenant_option_json_everywhere(tenant_config: Path) -> None:
     assert json.loads(status.stdout)["exists"] is True
     unknown = runner.invoke(app, ["lookup", "mV", "--tenant", "gamma", *config])
     assert unknown.exit_code == 2 and "[tenants.gamma]" in unknown.stderr
+
+
+def test_watch_refreshes_a_tenant_after_a_partial_write_settles(tenant_config: Path,
+                                                                  tmp_path: Path) -> None:
+    import threading
+    import time
+
+    from ontoretrieve.watch import Watcher
+
+    folder = tmp_path / "watched"
+    folder.mkdir()
+    with Engine.open(load_settings(tenant_config)) as engine:
+        results: list[object] = []
+        watcher = Watcher(folder, lambda: engine.catalog_load(folder, tenant="beta"),
+                          settle=0.5, on_result=results.append)
+        stop = threading.Event()
+        thread = threading.Thread(target=watcher.run_forever, args=(0.1, stop))
+        thread.start()
+        try:
+            text = (FIXTURES / "second.ttl").read_text()
+            with (folder / "second.ttl").open("w") as out:  # written in two halves
+                out.write(text[: len(text) // 2])
+                out.flush()
+                time.sleep(0.3)
+                out.write(text[len(text) // 2:])
+            deadline = time.monotonic() + 60
+            while not any("second#Thing2" in t for t in engine.retrieve(
+                    "thing two", tenant="beta", mode=Mode.VECTOR).terms):
+                assert time.monotonic() < deadline, results
+                time.sleep(0.2)
+        finally:
+            stop.set()
+            thread.join(30)
+        assert "second#Thing2" not in engine.retrieve("thing two", tenant="alpha").ntriples
