@@ -33,7 +33,7 @@ def _seed(iri: str, score: float, ontology: str = "o:x") -> SeedEvidence:
 def test_exact_case_symbol_beats_case_folded() -> None:
     for mention, first in (("mV", "u:MilliV"), ("MV", "u:MegaV")):
         found = rank_candidates(mention, [MEGA, MV], [])
-        assert [c.iri for c in found.candidates][0] == first
+        assert found.candidates[0].iri == first
         assert found.candidates[1].match == "case_folded" and not found.ambiguous
 
 
