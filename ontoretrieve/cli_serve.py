@@ -32,7 +32,8 @@ from ontoretrieve.sync import SyncReport
 from ontoretrieve.tenants import DEFAULT_TENANT, catalog_layers
 from ontoretrieve.watch import Watcher
 
-__all__ = ["lookup_command", "mcp_command", "serve_command", "slice_command", "watch_command"]
+__all__ = ["lookup_command", "mcp_command", "search_command", "serve_command", "slice_command",
+           "watch_command"]
 
 
 @app.command("slice")
@@ -89,6 +90,31 @@ def lookup_command(
         out.print("[yellow]ambiguous: more than one term fits as well as the best[/]")
     if not result.candidates:
         out.print("no candidate term")
+
+
+@app.command("search")
+def search_command(
+    text: Annotated[str, typer.Argument(help="The text to find entities for.")],
+    limit: Annotated[int, typer.Option("--limit", min=1, max=200)] = 20,
+    tenant: TenantOption = DEFAULT_TENANT,
+    data_dir: DataDir = None,
+    config: ConfigFile = None,
+    as_json: AsJson = False,
+) -> None:
+    """Entity hits from the catalog and the tenant's remote SPARQL endpoints, merged."""
+    with _errors_to_exit(), _engine(_settings(data_dir, config)) as engine:
+        result = engine.search(text, tenant=tenant, limit=limit)
+    if as_json:
+        _print_json(result.model_dump(mode="json"))
+        return
+    table = Table("#", "entity", "label", "score", "adapter")
+    for rank, hit in enumerate(result.hits, start=1):
+        table.add_row(str(rank), _short(hit.id, 50, keep="end"), _short(hit.label or "", 30),
+                      f"{hit.score:.3f}", hit.adapter)
+    out.print(table)
+    for problem in result.adapter_errors:
+        err.print(f"[yellow]{escape(problem.adapter)} failed:[/] {escape(problem.message)}",
+                  highlight=False)
 
 
 @app.command("serve")

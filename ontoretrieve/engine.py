@@ -28,6 +28,13 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from ontoretrieve.adapters import (
+    Adapter,
+    CatalogAdapter,
+    FanOutResult,
+    SparqlEndpointAdapter,
+    fan_out,
+)
 from ontoretrieve.backends import TripleStore, open_triple_store
 from ontoretrieve.catalog import parse_file, rdf_format
 from ontoretrieve.catalog_store import Catalog, ProgressCallback
@@ -296,6 +303,35 @@ class Engine:
         state = self._tenant(tenant)
         with self._operation(state, "index_status"):
             return index_status(self.settings, self.store, tenant)
+
+    def adapters(self, *, tenant: str = DEFAULT_TENANT) -> list[Adapter]:
+        """The tenant's knowledge sources: its catalog, then its remote endpoints."""
+        from ontoretrieve.backends.sparql_http import SparqlHttpStore
+
+        self._tenant(tenant)
+        config = self.settings.tenants.get(tenant)
+        found: list[Adapter] = [CatalogAdapter(self, tenant)]
+        for name, endpoint in (config.endpoints.items() if config else []):
+            store = SparqlHttpStore(endpoint.query_url, timeout_seconds=endpoint.timeout_seconds)
+            found.append(SparqlEndpointAdapter(f"sparql:{name}", store,
+                                               self._count_tokens_lazily))
+        return found
+
+    def _count_tokens_lazily(self, text: str) -> int:
+        return self.embedder().count_tokens(text)
+
+    def search(self, text: str, *, tenant: str = DEFAULT_TENANT, limit: int = 20
+               ) -> FanOutResult:
+        """Entity hits from every adapter of the tenant, merged; failing ones listed."""
+        self._check_text(text)
+        adapters = self.adapters(tenant=tenant)
+        timeout = self.settings.server.request_timeout_seconds
+        try:
+            return fan_out(adapters, text, limit, timeout)
+        finally:
+            for adapter in adapters:
+                if isinstance(adapter, SparqlEndpointAdapter):
+                    adapter.store.close()
 
     def metrics(self, *, tenant: str = DEFAULT_TENANT) -> dict[str, Any]:
         """The tenant's own counters: operations, errors, seconds, result cache."""

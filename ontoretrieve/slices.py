@@ -30,9 +30,11 @@ from pydantic import BaseModel
 from ontoretrieve.context import Context, Diagnosis, TermEvidence, serialize_triples
 from ontoretrieve.vocab import RDF, RDFS
 
-__all__ = ["Hit", "KnowledgeSlice", "build_slice", "statement_blocks"]
+__all__ = ["Hit", "KnowledgeSlice", "build_slice", "fit_turtle", "statement_blocks"]
 
 TokenCounter = Callable[[str], int]
+Block = tuple[str | None, list[ox.Triple]]
+"""A named subject (None: unowned blank nodes) and its statements."""
 
 _LABELS = (RDFS + "label", "http://www.w3.org/2004/02/skos/core#prefLabel")
 _KINDS = {
@@ -77,8 +79,7 @@ class KnowledgeSlice(BaseModel):
     warnings: list[str] = []
 
 
-def statement_blocks(triples: Sequence[ox.Triple], order: Sequence[str]
-                     ) -> list[tuple[str | None, list[ox.Triple]]]:
+def statement_blocks(triples: Sequence[ox.Triple], order: Sequence[str]) -> list[Block]:
     """Statements grouped by named subject (with the blank nodes it reaches), in ``order``.
 
     Subjects missing from ``order`` follow in first-seen order; blank nodes
@@ -91,7 +92,7 @@ def statement_blocks(triples: Sequence[ox.Triple], order: Sequence[str]
     rank = {iri: i for i, iri in enumerate(dict.fromkeys(order))}
     named.sort(key=lambda s: rank.get(s.value, len(rank)))
     claimed: set[ox.BlankNode] = set()
-    blocks: list[tuple[str | None, list[ox.Triple]]] = []
+    blocks: list[Block] = []
     for subject in named:
         block = list(by_subject[subject])
         frontier = [t.object for t in block if isinstance(t.object, ox.BlankNode)]
@@ -111,12 +112,16 @@ def statement_blocks(triples: Sequence[ox.Triple], order: Sequence[str]
     return blocks
 
 
-def build_slice(context: Context, max_tokens: int, count_tokens: TokenCounter) -> KnowledgeSlice:
-    """Cut ``context`` to ``max_tokens`` tokens of Turtle (see the module docstring)."""
+def fit_turtle(triples: Sequence[ox.Triple], order: Sequence[str], max_tokens: int,
+               count_tokens: TokenCounter) -> tuple[list[Block], str, int, int]:
+    """The longest prefix of blocks (then part of the next) whose Turtle fits the budget.
+
+    Returns (blocks kept, their Turtle, its token count, blocks in all); the
+    count is taken on the final text, so it never exceeds ``max_tokens``.
+    """
     if max_tokens < 1:
         raise ValueError(f"max_tokens must be at least 1, not {max_tokens}")
-    order = [s.iri for s in context.seeds] + context.terms
-    blocks = statement_blocks(context.triples(), order)
+    blocks = statement_blocks(triples, order)
 
     def body(n: int) -> str:
         return serialize_triples([t for _, ts in blocks[:n] for t in ts], "turtle")
@@ -143,12 +148,20 @@ def build_slice(context: Context, max_tokens: int, count_tokens: TokenCounter) -
         if partial is not None:
             taken.append(partial[0])
             text, tokens = partial[1], partial[2]
+    return taken, text, tokens, len(blocks)
+
+
+def build_slice(context: Context, max_tokens: int, count_tokens: TokenCounter) -> KnowledgeSlice:
+    """Cut ``context`` to ``max_tokens`` tokens of Turtle (see the module docstring)."""
+    order = [s.iri for s in context.seeds] + context.terms
+    taken, text, tokens, total = fit_turtle(context.triples(), order, max_tokens, count_tokens)
+    whole = sum(len(ts) for _, ts in taken) == len(context.triples())
     hits = [_hit(iri, triples, context) for iri, triples in taken if iri is not None]
     return KnowledgeSlice(
         hits=hits, evidence={h.id: context.evidence[h.id] for h in hits
                              if h.id in context.evidence},
         context=text, token_estimate=tokens, max_tokens=max_tokens,
-        truncated=kept < len(blocks), blocks_kept=len(taken), blocks_total=len(blocks),
+        truncated=not whole, blocks_kept=len(taken), blocks_total=total,
         diagnosis=context.diagnosis, warnings=context.warnings)
 
 
@@ -159,17 +172,15 @@ _PRIORITY = {RDF + "type": 0, **dict.fromkeys(_LABELS, 1),
              "http://www.w3.org/2004/02/skos/core#definition": 4}
 
 
-def _partial_block(block: tuple[str | None, list[ox.Triple]],
-                   taken: Sequence[tuple[str | None, list[ox.Triple]]], max_tokens: int,
-                   count_tokens: TokenCounter
-                   ) -> tuple[tuple[str | None, list[ox.Triple]], str, int] | None:
+def _partial_block(block: Block, taken: Sequence[Block], max_tokens: int,
+                   count_tokens: TokenCounter) -> tuple[Block, str, int] | None:
     """The longest prefix of the block's own statements (type, labels first) that fits."""
     iri, triples = block
     own = sorted((t for t in triples if isinstance(t.subject, ox.NamedNode)
                   and not isinstance(t.object, ox.BlankNode)),
                  key=lambda t: _PRIORITY.get(t.predicate.value, 5))
     before = [t for _, ts in taken for t in ts]
-    best: tuple[tuple[str | None, list[ox.Triple]], str, int] | None = None
+    best: tuple[Block, str, int] | None = None
     low, high = 1, len(own)
     while low <= high:
         middle = (low + high) // 2

@@ -34,6 +34,7 @@ from ontoretrieve.vocab import CATALOG_GRAPH
 
 __all__ = [
     "DEFAULT_TENANT",
+    "EndpointSettings",
     "OverlaySettings",
     "TenantSettings",
     "catalog_graph",
@@ -78,8 +79,17 @@ class OverlaySettings(BaseModel):
     preferred_ontologies: list[str] = []
 
 
+class EndpointSettings(BaseModel):
+    """A remote SPARQL 1.1 endpoint the tenant's ``search`` also asks (an adapter)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    query_url: str = Field(pattern=r"^https?://\S+$")
+    timeout_seconds: float = Field(10.0, gt=0)
+
+
 class TenantSettings(BaseModel):
-    """One tenant: the catalogs it includes, its API key and its overlay."""
+    """One tenant: the catalogs it includes, its API key, its overlay, its endpoints."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -88,6 +98,14 @@ class TenantSettings(BaseModel):
     api_key: SecretStr | None = Field(
         default=None, description="The key that reaches this tenant over HTTP and MCP.")
     overlay: OverlaySettings = OverlaySettings()
+    endpoints: dict[str, EndpointSettings] = {}
+
+    @field_validator("endpoints")
+    @classmethod
+    def _valid_names(cls, value: dict[str, EndpointSettings]) -> dict[str, EndpointSettings]:
+        for name in value:
+            validate_tenant_id(name)  # the same strict pattern: names show up in results
+        return value
 
     @field_validator("includes")
     @classmethod

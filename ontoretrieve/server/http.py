@@ -31,6 +31,7 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ontoretrieve.adapters import FanOutResult
 from ontoretrieve.context import Context, Mode
 from ontoretrieve.engine import Engine, TextTooLongError
 from ontoretrieve.errors import (
@@ -74,6 +75,11 @@ class SliceRequest(BaseModel):
 class LookupRequest(BaseModel):
     mention: str
     limit: int = Field(10, ge=1, le=100)
+
+
+class SearchRequest(BaseModel):
+    text: str
+    limit: int = Field(20, ge=1, le=200)
 
 
 class LoadResponse(BaseModel):
@@ -221,6 +227,11 @@ def create_app(engine: Engine) -> FastAPI:
     async def lookup(body: LookupRequest, tenant: Tenant) -> LookupResult:
         """Ranked candidate terms for one mention, with an ambiguity flag."""
         return await call(engine.lookup, body.mention, tenant=tenant, limit=body.limit)
+
+    @app.post("/v1/{tenant}/search", tags=["retrieval"])
+    async def search(body: SearchRequest, tenant: Tenant) -> FanOutResult:
+        """Entity hits from the tenant's catalog and its remote endpoints, merged."""
+        return await call(engine.search, body.text, tenant=tenant, limit=body.limit)
 
     @app.get("/v1/{tenant}/catalog", tags=["catalog"])
     async def catalog_list(tenant: Tenant, include_inactive: bool = False
