@@ -126,12 +126,23 @@ def fit_turtle(triples: Sequence[ox.Triple], order: Sequence[str], max_tokens: i
     def body(n: int) -> str:
         return serialize_triples([t for _, ts in blocks[:n] for t in ts], "turtle")
 
-    # The largest prefix that fits: binary search (counts grow with n, but the
-    # prefixes block makes that not quite monotone), then step down until it fits.
-    low, high = 0, len(blocks)
+    # The largest prefix that fits. The whole context first (one count when it
+    # fits); else galloping from one block, so the cost follows the budget, not
+    # the context's size; then a binary search in the last doubling, and a step
+    # down until it fits (the prefixes block makes counts not quite monotone).
+    def fits(n: int) -> bool:
+        return count_tokens(body(n)) <= max_tokens
+
+    if blocks and fits(len(blocks)):
+        low = high = len(blocks)
+    else:
+        low, high = 0, 1
+        while high < len(blocks) and fits(high):
+            low, high = high, min(2 * high, len(blocks))
+        high = min(high, len(blocks))
     while low < high:
         middle = (low + high + 1) // 2
-        if count_tokens(body(middle)) <= max_tokens:
+        if fits(middle):
             low = middle
         else:
             high = middle - 1
