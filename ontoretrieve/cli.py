@@ -65,6 +65,8 @@ ConfigFile = Annotated[
                  help="A TOML settings file (default ./ontoretrieve.toml if present)."),
 ]
 AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON document.")]
+TextFileOption = Annotated[
+    Path | None, typer.Option("--file", help="Read the text from a file (instead of TEXT).")]
 TenantOption = Annotated[
     str,
     typer.Option("--tenant", envvar="ONTORETRIEVE_TENANT",
@@ -262,8 +264,7 @@ def index_status_command(data_dir: DataDir = None, config: ConfigFile = None,
 @app.command("seeds")
 def seeds_command(
     text: Annotated[str | None, typer.Argument(help="The text to find terms for.")] = None,
-    file: Annotated[Path | None, typer.Option("--file", help="Read the text from a file.")
-                    ] = None,
+    file: TextFileOption = None,
     limit: Annotated[int, typer.Option("--limit", help="Seeds to print (table only).")] = 20,
     tenant: TenantOption = DEFAULT_TENANT,
     data_dir: DataDir = None,

@@ -19,6 +19,7 @@ from ontoretrieve.cli import (
     ConfigFile,
     DataDir,
     TenantOption,
+    TextFileOption,
     _engine,
     _errors_to_exit,
     _print_json,
@@ -44,8 +45,7 @@ _FORMATS = ("turtle", "jsonld", "json")
 @app.command("retrieve")
 def retrieve_command(
     text: Annotated[str | None, typer.Argument(help="The text to build a context for.")] = None,
-    file: Annotated[Path | None, typer.Option("--file", help="Read the text from a file.")
-                    ] = None,
+    file: TextFileOption = None,
     catalog: Annotated[Path | None, typer.Option(
         "--catalog", help="Load this catalog file or folder and sync the index first.")] = None,
     fmt: Annotated[str, typer.Option(

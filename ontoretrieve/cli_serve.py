@@ -15,6 +15,7 @@ from ontoretrieve.cli import (
     ConfigFile,
     DataDir,
     TenantOption,
+    TextFileOption,
     _engine,
     _errors_to_exit,
     _print_json,
@@ -40,8 +41,7 @@ __all__ = ["lookup_command", "mcp_command", "search_command", "serve_command", "
 def slice_command(
     text: Annotated[str | None, typer.Argument(help="The text to slice the catalog for.")
                     ] = None,
-    file: Annotated[Path | None, typer.Option("--file", help="Read the text from a file.")
-                    ] = None,
+    file: TextFileOption = None,
     max_tokens: Annotated[int, typer.Option(
         "--max-tokens", min=1, help="The budget, in tokens of the encoder's tokenizer.")] = 2000,
     tenant: TenantOption = DEFAULT_TENANT,
