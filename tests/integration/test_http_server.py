@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -16,34 +17,43 @@ from tests.conftest import FIXTURES, TENANT_KEYS, _free_port, assert_isolated
 pytestmark = pytest.mark.integration
 
 
-@pytest.fixture
-def server(tenant_config: Path, tmp_path: Path) -> Iterator[httpx.Client]:
+def _start(config: Path, tmp_path: Path, env: dict[str, str] | None = None
+           ) -> tuple[subprocess.Popen[bytes], httpx.Client]:
     port = _free_port()
-    log = (tmp_path / "server.log").open("wb")
+    log = (tmp_path / "server.log").open("ab")
     process = subprocess.Popen(
-        [sys.executable, "-m", "ontoretrieve", "serve", "--config", str(tenant_config),
-         "--port", str(port)], stdout=log, stderr=subprocess.STDOUT)
+        [sys.executable, "-m", "ontoretrieve", "serve", "--config", str(config),
+         "--port", str(port)], stdout=log, stderr=subprocess.STDOUT,
+        env={**os.environ, **(env or {})})
+    log.close()
     client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60)
     deadline = time.monotonic() + 60
     while True:
         try:
             client.get("/health")
-            break
+            return process, client
         except httpx.HTTPError:
             if process.poll() is not None or time.monotonic() > deadline:
                 process.kill()
                 pytest.fail("serve did not start: " + (tmp_path / "server.log").read_text())
             time.sleep(0.2)
+
+
+def _stop(process: subprocess.Popen[bytes], client: httpx.Client, tmp_path: Path) -> None:
+    client.close()
+    process.terminate()
+    process.wait(timeout=20)
+    logged = (tmp_path / "server.log").read_text()
+    assert not any(key in logged for key in TENANT_KEYS.values())  # no key in the log
+
+
+@pytest.fixture
+def server(tenant_config: Path, tmp_path: Path) -> Iterator[httpx.Client]:
+    process, client = _start(tenant_config, tmp_path)
     try:
         yield client
     finally:
-        client.close()
-        process.terminate()
-        process.wait(timeout=20)
-        log.close()
-        # no key ever reaches the log
-        logged = (tmp_path / "server.log").read_text()
-        assert not any(key in logged for key in TENANT_KEYS.values())
+        _stop(process, client, tmp_path)
 
 
 def _key(tenant: str) -> dict[str, str]:
@@ -93,6 +103,13 @@ def test_limits_errors_and_schema(server: httpx.Client) -> None:
     big = {"text": "x" * 1_100_000}
     r = server.post("/v1/beta/retrieve", json=big, headers=_key("beta"))
     assert r.status_code == 413 and r.json()["error"]["type"] == "request_too_large"
+
+    def chunks() -> Iterator[bytes]:  # no Content-Length: the limit holds while streaming
+        for _ in range(40):
+            yield b"<urn:a> <urn:p> " + b"1" * 50_000 + b" .\n"
+
+    r = server.put("/v1/beta/catalog/files/huge.nt", content=chunks(), headers=_key("beta"))
+    assert r.status_code == 413
     r = server.post("/v1/beta/slice", json={"text": "mV", "max_tokens": 0},
                     headers=_key("beta"))
     assert r.status_code == 422
@@ -124,3 +141,15 @@ def test_catalog_upload_loads_and_indexes_at_once(server: httpx.Client) -> None:
     assert broken.json()["error"]["message"].startswith("broken.ttl:")
     listed = server.get("/v1/beta/catalog", headers=_key("beta")).json()
     assert not any(v["source"].endswith("broken.ttl") for v in listed)
+
+
+def test_a_request_over_the_time_limit_gets_504(tenant_config: Path, tmp_path: Path) -> None:
+    process, client = _start(tenant_config, tmp_path,
+                             {"ONTORETRIEVE_SERVER__REQUEST_TIMEOUT_SECONDS": "0.001"})
+    try:
+        r = client.post("/v1/beta/retrieve", json={"text": "a 5 mV signal"},
+                        headers=_key("beta"))
+        assert r.status_code == 504 and r.json()["error"]["type"] == "timeout"
+        assert client.get("/health").status_code == 200  # the server lives on
+    finally:
+        _stop(process, client, tmp_path)
