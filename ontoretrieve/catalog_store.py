@@ -62,7 +62,10 @@ _FIELDS = {
     "triple_count": "tripleCount",
     "loaded_at": "loadedAt",
     "status": "status",
+    "origin": "origin",
+    "supersedes": "supersedes",
 }
+_OPTIONAL = {"version", "origin", "supersedes"}
 
 
 class Catalog:
@@ -166,7 +169,7 @@ class Catalog:
         """
         variables = " ".join(f"?{name}" for name in _FIELDS)
         patterns = " ".join(
-            f"OPTIONAL {{ ?v {sparql.iri(OR + prop)} ?{name} }}" if name == "version"
+            f"OPTIONAL {{ ?v {sparql.iri(OR + prop)} ?{name} }}" if name in _OPTIONAL
             else f"?v {sparql.iri(OR + prop)} ?{name} ."
             for name, prop in _FIELDS.items()
         )
@@ -201,6 +204,18 @@ class Catalog:
         values = {row["p"].value.removeprefix(OR): row["o"].value for row in rows}
         return LoadState(root=values["root"], partial=values["partial"],
                          failed_files=values["failedFiles"], at=values["at"])
+
+    def switch_to(self, version: OntologyVersion) -> None:
+        """Make ``version`` its source's current version in one update (apply, rollback).
+
+        Its graph must already be written; the other versions of the source
+        become superseded and stay for rollback.
+        """
+        self._record(version.model_copy(update={"status": VersionStatus.CURRENT}),
+                     supersede=True)
+        self._record_state(LoadReport(
+            root=f"switch:{version.source}", added=[], updated=[version], unchanged=[],
+            removed=[], failed=[], skipped=[], warnings=[], partial=False, seconds=0.0))
 
     def layer_loads(self) -> list[LoadState | None]:
         """The last load of every layer: any change to one of them changes this list."""

@@ -49,8 +49,17 @@ from ontoretrieve.pipeline import (
     index_status,
     make_embedder,
     sync_index,
+    tenant_dir,
 )
-from ontoretrieve.records import LoadReport, OntologyVersion
+from ontoretrieve.pipeline.proposing import ProposalRunner
+from ontoretrieve.proposals import (
+    AppliedVersion,
+    ApplyResult,
+    Proposal,
+    ProposalRejected,
+    ProposalReport,
+)
+from ontoretrieve.records import LoadReport, OntologyVersion, SeedEvidence
 from ontoretrieve.result_cache import ResultCache
 from ontoretrieve.settings import Settings, load_settings
 from ontoretrieve.slices import KnowledgeSlice, build_slice
@@ -168,13 +177,13 @@ class Engine:
 
     # -- retrieval -----------------------------------------------------------------------
 
-    def retrieve(self, text: str, *, tenant: str = DEFAULT_TENANT, mode: Mode = Mode.AUTO,
-                 ontologies: Sequence[str] = ()) -> Context:
+    def retrieve(self, text: str, *, tenant: str = DEFAULT_TENANT,
+                 mode: Mode | str = Mode.AUTO, ontologies: Sequence[str] = ()) -> Context:
         """The tenant's context for ``text`` (cached; the overlay applied)."""
         state = self._tenant(tenant)
         self._check_text(text)
         with self._operation(state, "retrieve"):
-            return self._context(state, text, mode, ontologies)
+            return self._context(state, text, _mode(mode), ontologies)
 
     def _context(self, state: _Tenant, text: str, mode: Mode,
                  ontologies: Sequence[str]) -> Context:
@@ -193,14 +202,14 @@ class Engine:
                 *sorted(v.content_hash for v in versions))
 
     def slice(self, text: str, max_tokens: int, *, tenant: str = DEFAULT_TENANT,
-              mode: Mode = Mode.AUTO) -> KnowledgeSlice:
+              mode: Mode | str = Mode.AUTO) -> KnowledgeSlice:
         """The context cut to ``max_tokens`` tokens of the encoder's tokenizer."""
         state = self._tenant(tenant)
         self._check_text(text)
         if max_tokens < 1:
             raise OntoRetrieveError(f"max_tokens must be at least 1, not {max_tokens}")
         with self._operation(state, "slice"):
-            context = self._context(state, text, mode, ())
+            context = self._context(state, text, _mode(mode), ())
             return build_slice(context, max_tokens, self.embedder().count_tokens)
 
     def lookup(self, mention: str, *, tenant: str = DEFAULT_TENANT,
@@ -304,6 +313,47 @@ class Engine:
         with self._operation(state, "index_status"):
             return index_status(self.settings, self.store, tenant)
 
+    # -- proposals -----------------------------------------------------------------------
+
+    def _runner(self, state: _Tenant) -> ProposalRunner:
+        def search(query: str) -> list[SeedEvidence]:
+            return self._retriever(state).seed_retriever.seeds(query).seeds
+
+        has_index = (tenant_dir(self.settings, state.name) / "state.json").exists()
+        return ProposalRunner(self.settings, self.store, state.name,
+                              search if has_index else None)
+
+    def propose(self, proposal: Proposal, *, tenant: str = DEFAULT_TENANT) -> ProposalReport:
+        """Validate a proposal against the whole ontologies it names; nothing is written."""
+        state = self._tenant(tenant)
+        with self._operation(state, "propose"):
+            return self._runner(state).validate(proposal)[0]
+
+    def apply(self, proposal: Proposal, *, tenant: str = DEFAULT_TENANT) -> ApplyResult:
+        """Validate, then write new ontology versions and sync the index.
+
+        Raises ``ProposalRejected`` (with the report) when a check fails; then
+        nothing is written and every catalog hash stays as it was.
+        """
+        state = self._tenant(tenant)
+        with self._operation(state, "apply"):
+            runner = self._runner(state)
+            report, planned = runner.validate(proposal)
+            if not report.conforms:
+                raise ProposalRejected(report)
+            applied = runner.apply(planned)
+            _, sync = self.catalog_load(None, tenant=tenant)
+            return ApplyResult(report=report, applied=applied, index=sync)
+
+    def rollback(self, ontology_iri: str, *, tenant: str = DEFAULT_TENANT
+                 ) -> tuple[AppliedVersion, SyncReport]:
+        """Switch an ontology back to the version its applied update replaced."""
+        state = self._tenant(tenant)
+        with self._operation(state, "rollback"):
+            restored = self._runner(state).rollback(ontology_iri)
+            _, sync = self.catalog_load(None, tenant=tenant)
+            return restored, sync
+
     def adapters(self, *, tenant: str = DEFAULT_TENANT) -> list[Adapter]:
         """The tenant's knowledge sources: its catalog, then its remote endpoints."""
         from ontoretrieve.backends.sparql_http import SparqlHttpStore
@@ -339,3 +389,11 @@ class Engine:
         return {"tenant": tenant, "operations": dict(state.counts),
                 "seconds": {k: round(v, 4) for k, v in state.seconds.items()},
                 "result_cache": self.cache.stats(tenant)}
+
+
+def _mode(mode: Mode | str) -> Mode:
+    try:
+        return Mode(mode)
+    except ValueError:
+        raise OntoRetrieveError(f"mode {mode!r}: use one of "
+                                f"{', '.join(m.value for m in Mode)}") from None

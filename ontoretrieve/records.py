@@ -54,6 +54,10 @@ class OntologyVersion(_Record):
     triple_count: int
     loaded_at: datetime
     status: VersionStatus
+    origin: str = "file"
+    """``file`` (loaded from its source) or ``proposal`` (an applied update)."""
+    supersedes: str | None = None
+    """For an applied update: the content hash it replaced (what rollback restores)."""
 
 
 class FileProblem(_Record):

@@ -99,6 +99,8 @@ class TenantSettings(BaseModel):
         default=None, description="The key that reaches this tenant over HTTP and MCP.")
     overlay: OverlaySettings = OverlaySettings()
     endpoints: dict[str, EndpointSettings] = {}
+    shapes: list[str] = Field(
+        default=[], description="SHACL shape files checked on this tenant's proposals too.")
 
     @field_validator("endpoints")
     @classmethod
