@@ -16,6 +16,7 @@ The curated Python API; everything else is internal and may change::
 True
 """
 
+from ontoretrieve.adapters import AdapterHit, FanOutResult
 from ontoretrieve.context import Context, ContextMetrics, Diagnosis, Mode, TermEvidence
 from ontoretrieve.engine import Engine, TextTooLongError
 from ontoretrieve.errors import (
@@ -34,6 +35,17 @@ from ontoretrieve.errors import (
 )
 from ontoretrieve.lookup import Candidate, LookupResult
 from ontoretrieve.pipeline import IndexStatus
+from ontoretrieve.proposals import (
+    AppliedVersion,
+    ApplyResult,
+    Conflict,
+    OntologyUpdate,
+    Proposal,
+    ProposalError,
+    ProposalRejected,
+    ProposalReport,
+    Violation,
+)
 from ontoretrieve.records import LoadReport, OntologyVersion, SeedEvidence
 from ontoretrieve.settings import Settings, load_settings
 from ontoretrieve.slices import Hit, KnowledgeSlice
@@ -44,15 +56,20 @@ __version__ = "0.1.0"
 
 __all__ = [
     "DEFAULT_TENANT",
+    "AdapterHit",
+    "AppliedVersion",
+    "ApplyResult",
     "Candidate",
     "CatalogError",
     "CatalogParseError",
     "CatalogPathError",
+    "Conflict",
     "Context",
     "ContextMetrics",
     "Diagnosis",
     "EmbeddingContractMismatchError",
     "Engine",
+    "FanOutResult",
     "Hit",
     "IndexError_",
     "IndexStatus",
@@ -61,8 +78,13 @@ __all__ = [
     "LookupResult",
     "Mode",
     "OntoRetrieveError",
+    "OntologyUpdate",
     "OntologyVersion",
     "OverlaySettings",
+    "Proposal",
+    "ProposalError",
+    "ProposalRejected",
+    "ProposalReport",
     "SeedEvidence",
     "Settings",
     "SettingsError",
@@ -75,5 +97,6 @@ __all__ = [
     "TermEvidence",
     "TextTooLongError",
     "UnsafeQueryError",
+    "Violation",
     "load_settings",
 ]

@@ -400,5 +400,5 @@ def main() -> None:
 
 
 # Commands kept in their own modules register themselves on ``app`` when imported.
-from ontoretrieve import cli_bench, cli_retrieve, cli_serve  # noqa: E402, F401
+from ontoretrieve import cli_bench, cli_propose, cli_retrieve, cli_serve  # noqa: E402, F401
 

@@ -43,6 +43,13 @@ from ontoretrieve.errors import (
 )
 from ontoretrieve.lookup import LookupResult
 from ontoretrieve.pipeline import IndexStatus
+from ontoretrieve.proposals import (
+    AppliedVersion,
+    ApplyResult,
+    Proposal,
+    ProposalRejected,
+    ProposalReport,
+)
 from ontoretrieve.records import LoadReport, OntologyVersion
 from ontoretrieve.server.auth import KeyRing, bearer_key
 from ontoretrieve.slices import KnowledgeSlice
@@ -80,6 +87,15 @@ class LookupRequest(BaseModel):
 class SearchRequest(BaseModel):
     text: str
     limit: int = Field(20, ge=1, le=200)
+
+
+class RollbackRequest(BaseModel):
+    ontology_iri: str
+
+
+class RollbackResponse(BaseModel):
+    restored: AppliedVersion
+    index: SyncReport
 
 
 class LoadResponse(BaseModel):
@@ -163,6 +179,11 @@ def create_app(engine: Engine) -> FastAPI:
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:
         return _error(exc.status, exc.kind, exc.message)
 
+    @app.exception_handler(ProposalRejected)
+    async def rejected(request: Request, exc: ProposalRejected) -> JSONResponse:
+        return JSONResponse({"error": {"type": "proposal_rejected", "message": str(exc)},
+                             "report": exc.report.model_dump(mode="json")}, status_code=422)
+
     @app.exception_handler(OntoRetrieveError)
     async def engine_error(request: Request, exc: OntoRetrieveError) -> JSONResponse:
         status = next(code for kind, code in _STATUS if isinstance(exc, kind))
@@ -245,6 +266,22 @@ def create_app(engine: Engine) -> FastAPI:
         content = await request.body()
         report, sync = await call(engine.catalog_upload, filename, content, tenant=tenant)
         return LoadResponse(catalog_load=report, index=sync)
+
+    @app.post("/v1/{tenant}/proposals/validate", tags=["proposals"])
+    async def propose(body: Proposal, tenant: Tenant) -> ProposalReport:
+        """Validate an update proposal; nothing is written."""
+        return await call(engine.propose, body, tenant=tenant)
+
+    @app.post("/v1/{tenant}/proposals/apply", tags=["proposals"])
+    async def apply(body: Proposal, tenant: Tenant) -> ApplyResult:
+        """Validate and apply (422 with the report when rejected; nothing written then)."""
+        return await call(engine.apply, body, tenant=tenant)
+
+    @app.post("/v1/{tenant}/proposals/rollback", tags=["proposals"])
+    async def rollback(body: RollbackRequest, tenant: Tenant) -> RollbackResponse:
+        """Switch an ontology back to the version its last applied update replaced."""
+        restored, sync = await call(engine.rollback, body.ontology_iri, tenant=tenant)
+        return RollbackResponse(restored=restored, index=sync)
 
     @app.get("/v1/{tenant}/index", tags=["catalog"])
     async def index_status(tenant: Tenant) -> IndexStatus:

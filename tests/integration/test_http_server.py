@@ -153,3 +153,27 @@ def test_a_request_over_the_time_limit_gets_504(tenant_config: Path, tmp_path: P
         assert client.get("/health").status_code == 200  # the server lives on
     finally:
         _stop(process, client, tmp_path)
+
+
+def test_proposals_over_http(server: httpx.Client) -> None:
+    mini = "http://example.org/mini"
+    listed = server.get("/v1/alpha/catalog", headers=_key("alpha")).json()
+    base = next(v["content_hash"] for v in listed if v["ontology_iri"] == mini)
+    owl, rdfs = "http://www.w3.org/2002/07/owl#", "http://www.w3.org/2000/01/rdf-schema#"
+    good = {"updates": [{"ontology_iri": mini, "base_hash": base,
+                         "add": f"<{mini}#Hygrometer> a <{owl}Class> ; <{rdfs}label> \"h\" ."}]}
+    bad = {"updates": [{"ontology_iri": mini, "base_hash": base,
+                        "add": f"<{mini}#Gauge> a <{owl}Class> ."}]}
+    checked = server.post("/v1/alpha/proposals/validate", json=good, headers=_key("alpha"))
+    assert checked.status_code == 200 and checked.json()["conforms"] is True
+    rejected = server.post("/v1/alpha/proposals/apply", json=bad, headers=_key("alpha"))
+    assert rejected.status_code == 422
+    assert rejected.json()["report"]["violations"][0]["shape"].endswith("#ClassHasLabel")
+    # another tenant's key cannot write alpha's catalog
+    assert server.post("/v1/alpha/proposals/apply", json=good,
+                       headers=_key("beta")).status_code == 403
+    applied = server.post("/v1/alpha/proposals/apply", json=good, headers=_key("alpha"))
+    assert applied.status_code == 200, applied.text
+    back = server.post("/v1/alpha/proposals/rollback", json={"ontology_iri": mini},
+                       headers=_key("alpha"))
+    assert back.status_code == 200 and back.json()["restored"]["content_hash"] == base

@@ -1,0 +1,193 @@
+"""Update proposals end to end: apply, reject, stale, crash mid-apply, rollback, critic."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from ontoretrieve import Engine, Mode, OntologyUpdate, Proposal, ProposalRejected, load_settings
+from ontoretrieve.cli import app
+
+pytestmark = pytest.mark.integration
+runner = CliRunner()
+
+MINI = "http://example.org/mini"
+OWL = "http://www.w3.org/2002/07/owl#"
+RDFS = "http://www.w3.org/2000/01/rdf-schema#"
+THERMOMETER = (f"<{MINI}#Thermometer> a <{OWL}Class> ; <{RDFS}label> \"thermometer\" ; "
+               f"<{RDFS}subClassOf> <{MINI}#Sensor> .")
+
+
+def _mini(engine: Engine, tenant: str = "alpha") -> str:
+    return next(v.content_hash for v in engine.catalog_list(tenant=tenant)
+                if v.ontology_iri == MINI)
+
+
+def _proposal(base: str, add: str = THERMOMETER, remove: str = "") -> Proposal:
+    return Proposal(updates=[OntologyUpdate(ontology_iri=MINI, base_hash=base, add=add,
+                                            remove=remove)])
+
+
+def _finds_thermometer(engine: Engine, tenant: str = "alpha") -> bool:
+    terms = engine.retrieve("a thermometer", tenant=tenant, mode=Mode.VECTOR).terms
+    return f"{MINI}#Thermometer" in terms
+
+
+def test_a_valid_update_is_applied_and_retrievable_at_once(tenant_config: Path) -> None:
+    with Engine.open(load_settings(tenant_config)) as engine:
+        base = _mini(engine)
+        assert not _finds_thermometer(engine)
+        result = engine.apply(_proposal(base), tenant="alpha")
+        assert result.report.conforms and result.applied[0].previous_hash == base
+        assert _mini(engine) == result.applied[0].content_hash != base
+        assert _finds_thermometer(engine)
+        assert _finds_thermometer(engine, "lab")  # lab includes alpha: synced too
+        # only the atoms whose texts changed were embedded
+        assert result.index is not None
+        assert result.index.atoms_embedded <= 3 < result.index.atoms_reused
+        versions = engine.catalog_list(tenant="alpha", include_inactive=True)
+        assert {v.content_hash for v in versions if v.ontology_iri == MINI} >= {base}
+
+
+def test_an_invalid_update_is_rejected_with_its_shapes_and_nothing_changes(
+        tenant_config: Path) -> None:
+    bad_add = (f"<{MINI}#Gauge> a <{OWL}Class> ; <{RDFS}subClassOf> <{MINI}#Nothing> . "
+               f"<{MINI}#reads> a <{OWL}ObjectProperty> ; <{RDFS}label> \"reads\" ; "
+               f"<{RDFS}range> <{MINI}#Property> .")
+    bad_remove = f"<{MINI}#Device> <{RDFS}label> \"device\"@en ."
+    with Engine.open(load_settings(tenant_config)) as engine:
+        before = [(v.source, v.content_hash) for v in engine.catalog_list(tenant="alpha")]
+        with pytest.raises(ProposalRejected) as caught:
+            engine.apply(_proposal(_mini(engine), bad_add, bad_remove), tenant="alpha")
+        report = caught.value.report
+        named = {(v.check, (v.shape or "").rsplit("#", 1)[-1], (v.focus or "").rsplit("#")[-1])
+                 for v in report.violations}
+        assert ("shacl", "ClassHasLabel", "Gauge") in named
+        assert ("shacl", "SubClassOfAClass", "Gauge") in named
+        assert ("shacl", "ClassHasLabel", "Device") in named  # its only label removed
+        assert ("dangling_reference", "", "Nothing") in named
+        assert "ClassHasLabel" in str(caught.value)
+        assert [(v.source, v.content_hash) for v in engine.catalog_list(tenant="alpha")] == before
+        # the range to a class declared in the ontology is fine: no violation for reads
+        assert not any(v.focus == f"{MINI}#reads" for v in report.violations)
+
+
+def test_removing_a_term_still_used_elsewhere_is_rejected(tenant_config: Path) -> None:
+    with Engine.open(load_settings(tenant_config)) as engine:
+        remove = (f"<{MINI}#Property> a <{OWL}Class> . "
+                  f"<{MINI}#Property> <{RDFS}label> \"observable property\"@en .")
+        report = engine.propose(_proposal(_mini(engine), "", remove), tenant="alpha")
+        used = [v for v in report.violations if v.check == "removed_term_in_use"]
+        assert [v.focus for v in used] == [f"{MINI}#Property"]
+        assert "this ontology" in used[0].message  # observes has it as its range
+
+
+def test_the_second_of_two_proposals_on_one_version_is_stale(tenant_config: Path) -> None:
+    with Engine.open(load_settings(tenant_config)) as engine:
+        base = _mini(engine)
+        first = _proposal(base)
+        second = _proposal(base, f"<{MINI}#Barometer> a <{OWL}Class> ; <{RDFS}label> \"b\" .")
+        engine.apply(first, tenant="alpha")
+        with pytest.raises(ProposalRejected) as caught:
+            engine.apply(second, tenant="alpha")
+        assert [v.check for v in caught.value.report.violations] == ["stale"]
+
+
+def test_an_included_catalog_is_read_only_and_snapshots_limit_writes(
+        tenant_config: Path) -> None:
+    with Engine.open(load_settings(tenant_config)) as engine:
+        report = engine.propose(_proposal(_mini(engine, "lab")), tenant="lab")
+        assert [v.check for v in report.violations] == ["unknown_ontology"]
+        assert "included catalog" in report.violations[0].message
+        context = engine.retrieve("a 5 mV signal", tenant="beta", mode=Mode.VECTOR)
+        proposal = _proposal(_mini(engine)).model_copy(update={"snapshot": context.snapshot})
+        report = engine.propose(proposal, tenant="alpha")
+        assert [v.check for v in report.violations] == ["not_writable"]
+
+
+def test_rollback_restores_the_previous_hash(tenant_config: Path) -> None:
+    with Engine.open(load_settings(tenant_config)) as engine:
+        base = _mini(engine)
+        engine.apply(_proposal(base), tenant="alpha")
+        restored, _ = engine.rollback(MINI, tenant="alpha")
+        assert restored.content_hash == base and _mini(engine) == base
+        assert not _finds_thermometer(engine)
+        with pytest.raises(Exception, match="nothing to roll back"):
+            engine.rollback(MINI, tenant="alpha")
+
+
+def test_the_critic_flags_a_term_another_ontology_has(tenant_config: Path) -> None:
+    with Engine.open(load_settings(tenant_config)) as engine:
+        second = next(v for v in engine.catalog_list(tenant="lab")
+                      if v.ontology_iri == "http://example.org/second")
+        add = (f"<http://example.org/second#Sensor2> a <{OWL}Class> ; "
+               f"<{RDFS}label> \"sensor\" .")
+        report = engine.propose(Proposal(updates=[OntologyUpdate(
+            ontology_iri=second.ontology_iri, base_hash=second.content_hash, add=add)]),
+            tenant="lab")
+        assert report.conforms  # advice, not a violation
+        assert [c.term for c in report.conflicts] == [f"{MINI}#Sensor"]
+        assert report.consistency_conflicts == 1
+
+
+@pytest.mark.parametrize("point", ["apply.graph_written", "apply.switched"])
+def test_a_process_killed_mid_apply_leaves_a_serving_catalog(tenant_config: Path,
+                                                              tmp_path: Path,
+                                                              point: str) -> None:
+    with Engine.open(load_settings(tenant_config)) as engine:
+        base = _mini(engine)
+    file = tmp_path / "proposal.json"
+    file.write_text(_proposal(base).model_dump_json())
+    child = subprocess.run(
+        [sys.executable, "-m", "ontoretrieve", "apply", str(file), "--tenant", "alpha",
+         "--config", str(tenant_config)], capture_output=True, text=True, timeout=120,
+        env={**os.environ, "ONTORETRIEVE_CRASH_AT": point, "HF_HUB_OFFLINE": "1"})
+    assert child.returncode == -signal.SIGKILL, child.stderr
+    with Engine.open(load_settings(tenant_config)) as engine:
+        context = engine.retrieve("a sensor observes a property", tenant="alpha",
+                                  mode=Mode.VECTOR)
+        assert f"{MINI}#Sensor" in context.terms  # serving either way
+        if point == "apply.graph_written":
+            assert _mini(engine) == base  # the old version intact
+            assert not _finds_thermometer(engine)
+        else:
+            # switched but not yet indexed: the old index still answers; a refresh catches up
+            assert _mini(engine) != base
+            engine.refresh(tenant="alpha")
+            assert _finds_thermometer(engine)
+
+
+def test_cli_propose_apply_rollback(tenant_config: Path, tmp_path: Path) -> None:
+    config = ["--config", str(tenant_config), "--tenant", "alpha"]
+    listed = runner.invoke(app, ["catalog", "list", "--json", *config])
+    base = next(o["content_hash"] for o in json.loads(listed.stdout)["ontologies"]
+                if o["ontology_iri"] == MINI)
+    add = tmp_path / "add.ttl"
+    add.write_text(THERMOMETER)
+    flags = ["--ontology", MINI, "--base", base, "--add", str(add)]
+    checked = runner.invoke(app, ["propose", *flags, "--json", *config])
+    assert checked.exit_code == 0 and json.loads(checked.stdout)["conforms"] is True
+    bad = tmp_path / "bad.ttl"
+    bad.write_text(f"<{MINI}#Gauge> a <{OWL}Class> .")
+    rejected = runner.invoke(app, ["apply", "--ontology", MINI, "--base", base, "--add",
+                                   str(bad), *config])
+    assert rejected.exit_code == 2 and "ClassHasLabel" in rejected.stderr
+    applied = runner.invoke(app, ["apply", *flags, "--json", *config])
+    assert applied.exit_code == 0, applied.output
+    assert json.loads(applied.stdout)["applied"][0]["previous_hash"] == base
+    stale = runner.invoke(app, ["propose", *flags, *config])
+    assert stale.exit_code == 1 and "stale" in stale.stderr
+    back = runner.invoke(app, ["rollback", MINI, "--json", *config])
+    assert json.loads(back.stdout)["restored"]["content_hash"] == base
+    broken = tmp_path / "broken.ttl"
+    broken.write_text("<http://x/a> <http://x/p> .")
+    parse = runner.invoke(app, ["propose", "--ontology", MINI, "--base", base, "--add",
+                                str(broken), *config])
+    assert parse.exit_code == 2 and "line 1, column" in parse.stderr
