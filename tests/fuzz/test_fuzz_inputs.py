@@ -193,5 +193,5 @@ def test_a_huge_text_is_refused_before_work(tmp_path: Path) -> None:
     from ontoretrieve import Engine, TextTooLongError
 
     with Engine.open(load_settings(data_dir=tmp_path), in_memory=True) as engine, \
-            pytest.raises(TextTooLongError, match="server.max_text_chars"):
+            pytest.raises(TextTooLongError, match=r"server\.max_text_chars"):
         engine.retrieve("x" * 200_001)
