@@ -37,6 +37,7 @@ from ontoretrieve.adapters import (
 )
 from ontoretrieve.backends import TripleStore, open_triple_store
 from ontoretrieve.catalog import parse_file, rdf_format
+from ontoretrieve.catalog_io import StoreFailure
 from ontoretrieve.catalog_store import Catalog, ProgressCallback
 from ontoretrieve.context import Context, Mode
 from ontoretrieve.embed import Embedder
@@ -188,16 +189,22 @@ class Engine:
     def _context(self, state: _Tenant, text: str, mode: Mode,
                  ontologies: Sequence[str]) -> Context:
         retriever = self._retriever(state)
-        key = ("retrieve", self._catalog_key(retriever), mode.value, tuple(ontologies), text)
-        cached = self.cache.get(state.name, key)
+        catalog = self._catalog_key(retriever)
+        key = ("retrieve", catalog, mode.value, tuple(ontologies), text)
+        cached = self.cache.get(state.name, key) if catalog is not None else None
         if isinstance(cached, Context):
             return cached
         context = apply_overlay(retriever.retrieve(text, mode, ontologies), state.rule)
-        self.cache.put(state.name, key, context)
+        if catalog is not None and not context.metrics.degraded:
+            self.cache.put(state.name, key, context)  # a degraded answer is never kept
         return context
 
-    def _catalog_key(self, retriever: Retriever) -> tuple[str, ...]:
-        versions = retriever.reader.versions()
+    def _catalog_key(self, retriever: Retriever) -> tuple[str, ...] | None:
+        """What the answer depends on; None when the store cannot say (do not cache)."""
+        try:
+            versions = retriever.reader.versions()
+        except StoreFailure:
+            return None
         return (self.settings_key, retriever.state.updated_at.isoformat(),
                 *sorted(v.content_hash for v in versions))
 

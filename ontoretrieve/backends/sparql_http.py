@@ -60,25 +60,33 @@ class SparqlHttpStore:
                              missing_ok=True)
         if response.status_code == 404 or not response.content:
             return []
-        return [q.triple for q in ox.parse(response.content, format=ox.RdfFormat.N_TRIPLES)]
+        try:
+            return [q.triple for q in ox.parse(response.content,
+                                               format=ox.RdfFormat.N_TRIPLES)]
+        except SyntaxError as exc:
+            raise StoreQueryError(f"{self.graph_store_url}: unreadable graph {graph}: "
+                                  f"{exc}") from exc
 
     def select(self, query: str) -> list[Solution]:
         raw = self._query(query, JSON)
-        try:
+        try:  # results parse lazily: a bad answer can fail anywhere in the loop
             results = ox.parse_query_results(raw, format=ox.QueryResultsFormat.JSON)
+            if not isinstance(results, ox.QuerySolutions):
+                raise StoreQueryError(f"not a SELECT query: {query[:80]}")
+            names = [v.value for v in results.variables]
+            return [
+                {name: solution[name] for name in names if solution[name] is not None}
+                for solution in results
+            ]
         except SyntaxError as exc:
             raise StoreQueryError(f"{self.query_url}: unreadable SELECT result: {exc}") from exc
-        if not isinstance(results, ox.QuerySolutions):
-            raise StoreQueryError(f"not a SELECT query: {query[:80]}")
-        names = [v.value for v in results.variables]
-        return [
-            {name: solution[name] for name in names if solution[name] is not None}
-            for solution in results
-        ]
 
     def ask(self, query: str) -> bool:
         raw = self._query(query, JSON)
-        result = ox.parse_query_results(raw, format=ox.QueryResultsFormat.JSON)
+        try:
+            result = ox.parse_query_results(raw, format=ox.QueryResultsFormat.JSON)
+        except SyntaxError as exc:
+            raise StoreQueryError(f"{self.query_url}: unreadable ASK result: {exc}") from exc
         if not isinstance(result, ox.QueryBoolean):
             raise StoreQueryError(f"not an ASK query: {query[:80]}")
         return bool(result)
