@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -31,11 +32,20 @@ class OxigraphStore:
 
     @classmethod
     def open(cls, path: Path) -> OxigraphStore:
-        """Open (creating if needed) the store in ``path``; one process at a time."""
+        """Open (creating if needed) the store in ``path``; one process at a time.
+
+        On a read-only file system the store opens read-only, so a catalog on
+        read-only media still serves; any write then fails with a clear error.
+        """
         try:
             path.mkdir(parents=True, exist_ok=True)
             return cls(ox.Store(str(path)), str(path))
         except OSError as exc:
+            if exc.errno in (errno.EROFS, errno.EACCES) or "Read-only file system" in str(exc):
+                try:
+                    return cls(ox.Store.read_only(str(path)), f"{path} (read-only)")
+                except OSError:
+                    pass
             raise StoreUnavailableError(
                 f"cannot open the triple store at {path}: {exc} "
                 "(is another ontoretrieve process using this data directory?)"
@@ -59,7 +69,7 @@ class OxigraphStore:
             # graphs; the catalog writes fresh graph names and records them
             # only after this returns, so a crash leaves no referenced half-graph.
             self._store.bulk_extend(quads)
-        except OSError as exc:
+        except (OSError, RuntimeError) as exc:  # RuntimeError: a read-only store
             raise StoreUnavailableError(f"{self._description}: {exc}") from exc
 
     def drop_graph(self, graph: str) -> None:
@@ -101,12 +111,13 @@ class OxigraphStore:
             self._store.update(update)
         except SyntaxError as exc:
             raise StoreQueryError(f"update rejected: {exc}") from exc
-        except OSError as exc:
+        except (OSError, RuntimeError) as exc:  # RuntimeError: a read-only store
             raise StoreUnavailableError(f"{self._description}: {exc}") from exc
 
     def close(self) -> None:
         # pyoxigraph releases the RocksDB lock when the Store is collected.
-        self._store.flush()
+        if not self._description.endswith("(read-only)"):
+            self._store.flush()
         del self._store
 
     def _query(self, query: str) -> ox.QuerySolutions | ox.QueryBoolean | ox.QueryTriples:
