@@ -36,7 +36,7 @@ from ontoretrieve.backends.triple_store import TripleStore
 from ontoretrieve.context import Mode
 from ontoretrieve.lexical import phrase_lexemes
 from ontoretrieve.slices import fit_turtle
-from ontoretrieve.vocab import RDF, RDFS
+from ontoretrieve.vocab import NAME_PREDICATES, RDF, SKOS
 
 if TYPE_CHECKING:
     from ontoretrieve.engine import Engine
@@ -53,8 +53,7 @@ __all__ = [
     "fan_out",
 ]
 
-_LABELS = (RDFS + "label", "http://www.w3.org/2004/02/skos/core#prefLabel",
-           "http://www.w3.org/2004/02/skos/core#altLabel")
+_LABELS = (*NAME_PREDICATES, SKOS + "altLabel")
 
 
 class AdapterInfo(BaseModel):

@@ -158,7 +158,8 @@ class Catalog:
             warnings=warnings, partial=bool(failed),
             seconds=round(time.perf_counter() - started, 3),
         )
-        self._record_state(report)
+        self._record_state(report.root, partial=report.partial,
+                           failed_files=len(report.failed))
         return report
 
     def versions(self, include_inactive: bool = False, *, own_only: bool = False
@@ -213,9 +214,7 @@ class Catalog:
         """
         self._record(version.model_copy(update={"status": VersionStatus.CURRENT}),
                      supersede=True)
-        self._record_state(LoadReport(
-            root=f"switch:{version.source}", added=[], updated=[version], unchanged=[],
-            removed=[], failed=[], skipped=[], warnings=[], partial=False, seconds=0.0))
+        self._record_state(f"switch:{version.source}")
 
     def layer_loads(self) -> list[LoadState | None]:
         """The last load of every layer: any change to one of them changes this list."""
@@ -261,13 +260,14 @@ class Catalog:
             for iri, n in sorted(counts.items()) if n > 1
         ]
 
-    def _record_state(self, report: LoadReport) -> None:
+    def _record_state(self, root: str, *, partial: bool = False, failed_files: int = 0) -> None:
+        """Record the last change (a load or a switch): readers re-list versions on it."""
         node = ox.NamedNode(_STATE)
         values = {
-            "root": ox.Literal(report.root),
-            "partial": ox.Literal("true" if report.partial else "false",
+            "root": ox.Literal(root),
+            "partial": ox.Literal("true" if partial else "false",
                                   datatype=ox.NamedNode(XSD + "boolean")),
-            "failedFiles": ox.Literal(str(len(report.failed)),
+            "failedFiles": ox.Literal(str(failed_files),
                                       datatype=ox.NamedNode(XSD + "integer")),
             "at": ox.Literal(datetime.now(UTC).replace(microsecond=0).isoformat(),
                              datatype=ox.NamedNode(XSD + "dateTime")),

@@ -65,6 +65,13 @@ def _proposal(file: Path | None, ontology: str | None, base: str | None, add: Pa
         remove=_read_text(remove) if remove else "")])
 
 
+def _show(report: ProposalReport, as_json: bool) -> None:
+    if as_json:
+        _print_json(report.model_dump(mode="json"))
+    else:
+        _print_report(report)
+
+
 def _print_report(report: ProposalReport) -> None:
     for iri, change in report.changes.items():
         out.print(f"{iri}: +{change['added']} -{change['removed']} triples, "
@@ -89,10 +96,7 @@ def propose_command(file: ProposalFile = None, ontology: OntologyOption = None,
         proposal = _proposal(file, ontology, base, add, remove)
         with _engine(_settings(data_dir, config)) as engine:
             report = engine.propose(proposal, tenant=tenant)
-    if as_json:
-        _print_json(report.model_dump(mode="json"))
-    else:
-        _print_report(report)
+    _show(report, as_json)
     if not report.conforms:
         raise typer.Exit(1)
 
@@ -109,10 +113,7 @@ def apply_command(file: ProposalFile = None, ontology: OntologyOption = None,
             try:
                 result = engine.apply(proposal, tenant=tenant)
             except ProposalRejected as exc:
-                if as_json:
-                    _print_json(exc.report.model_dump(mode="json"))
-                else:
-                    _print_report(exc.report)
+                _show(exc.report, as_json)
                 raise typer.Exit(2) from None
     if as_json:
         _print_json(result.model_dump(mode="json"))

@@ -23,17 +23,16 @@ import pyoxigraph as ox
 from ontoretrieve.graph_index import is_standard
 from ontoretrieve.proposals import Conflict
 from ontoretrieve.records import SeedEvidence
-from ontoretrieve.vocab import RDFS
+from ontoretrieve.vocab import NAME_PREDICATES
 
 __all__ = ["critic_queries", "find_conflicts"]
 
-_LABELS = (RDFS + "label", "http://www.w3.org/2004/02/skos/core#prefLabel")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[_\-]+")
 
 
 def critic_queries(add: Sequence[ox.Triple], limit: int = 8) -> list[str]:
     """Labels of the added terms, then their local names split into words."""
-    labels = [t.object.value for t in add if t.predicate.value in _LABELS
+    labels = [t.object.value for t in add if t.predicate.value in NAME_PREDICATES
               and isinstance(t.object, ox.Literal) and isinstance(t.subject, ox.NamedNode)]
     names = []
     for t in add:

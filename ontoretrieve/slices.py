@@ -28,7 +28,7 @@ import pyoxigraph as ox
 from pydantic import BaseModel
 
 from ontoretrieve.context import Context, Diagnosis, TermEvidence, serialize_triples
-from ontoretrieve.vocab import RDF, RDFS
+from ontoretrieve.vocab import NAME_PREDICATES, RDF, RDFS
 
 __all__ = ["Hit", "KnowledgeSlice", "build_slice", "fit_turtle", "statement_blocks"]
 
@@ -36,7 +36,6 @@ TokenCounter = Callable[[str], int]
 Block = tuple[str | None, list[ox.Triple]]
 """A named subject (None: unowned blank nodes) and its statements."""
 
-_LABELS = (RDFS + "label", "http://www.w3.org/2004/02/skos/core#prefLabel")
 _KINDS = {
     "http://www.w3.org/2002/07/owl#Class": "class",
     RDFS + "Class": "class",
@@ -165,9 +164,12 @@ def fit_turtle(triples: Sequence[ox.Triple], order: Sequence[str], max_tokens: i
 def build_slice(context: Context, max_tokens: int, count_tokens: TokenCounter) -> KnowledgeSlice:
     """Cut ``context`` to ``max_tokens`` tokens of Turtle (see the module docstring)."""
     order = [s.iri for s in context.seeds] + context.terms
-    taken, text, tokens, total = fit_turtle(context.triples(), order, max_tokens, count_tokens)
-    whole = sum(len(ts) for _, ts in taken) == len(context.triples())
-    hits = [_hit(iri, triples, context) for iri, triples in taken if iri is not None]
+    triples = context.triples()  # parsed once: N-Triples to terms is not free
+    taken, text, tokens, total = fit_turtle(triples, order, max_tokens, count_tokens)
+    whole = sum(len(ts) for _, ts in taken) == len(triples)
+    seed_scores = {s.iri: s.score for s in reversed(context.seeds)}  # the first seed wins
+    hits = [_hit(iri, statements, context, seed_scores) for iri, statements in taken
+            if iri is not None]
     return KnowledgeSlice(
         hits=hits, evidence={h.id: context.evidence[h.id] for h in hits
                              if h.id in context.evidence},
@@ -187,7 +189,7 @@ def _within(text: str, max_tokens: int, count_tokens: TokenCounter) -> bool:
     return len(text.split()) <= max_tokens and count_tokens(text) <= max_tokens
 
 
-_PRIORITY = {RDF + "type": 0, **dict.fromkeys(_LABELS, 1),
+_PRIORITY = {RDF + "type": 0, **dict.fromkeys(NAME_PREDICATES, 1),
              "http://www.w3.org/2004/02/skos/core#notation": 2,
              "http://qudt.org/schema/qudt/symbol": 2, RDFS + "subClassOf": 3,
              RDFS + "domain": 3, RDFS + "range": 3, RDFS + "comment": 4,
@@ -215,15 +217,15 @@ def _partial_block(block: Block, taken: Sequence[Block], max_tokens: int,
     return best
 
 
-def _hit(iri: str, triples: Sequence[ox.Triple], context: Context) -> Hit:
-    label = next((t.object.value for t in triples if t.predicate.value in _LABELS
+def _hit(iri: str, triples: Sequence[ox.Triple], context: Context,
+         seed_scores: dict[str, float]) -> Hit:
+    label = next((t.object.value for t in triples if t.predicate.value in NAME_PREDICATES
                   and isinstance(t.object, ox.Literal)
                   and t.object.language in (None, "", "en")), None)
     kind = next((_KINDS[t.object.value] for t in triples if t.predicate.value == RDF + "type"
                  and isinstance(t.object, ox.NamedNode) and t.object.value in _KINDS), "term")
     evidence = context.evidence.get(iri)
-    seed = next((s for s in context.seeds if s.iri == iri), None)
-    return Hit(id=iri, kind=kind, label=label,
-               score=seed.score if seed else (evidence.score if evidence else None),
+    score = seed_scores.get(iri, evidence.score if evidence else None)
+    return Hit(id=iri, kind=kind, label=label, score=score,
                ontology=evidence.ontology_iri if evidence else None,
                step=evidence.step if evidence else "context")

@@ -12,11 +12,13 @@ from typing import Final
 
 __all__ = [
     "CATALOG_GRAPH",
+    "NAME_PREDICATES",
     "OR",
     "OWL",
     "PREFIXES",
     "RDF",
     "RDFS",
+    "SKOS",
     "XSD",
     "expand_curie",
 ]
@@ -28,6 +30,10 @@ XSD: Final = "http://www.w3.org/2001/XMLSchema#"
 OR: Final = "https://w3id.org/ontoretrieve#"
 """ontoretrieve's own vocabulary, used in the catalog metadata graph."""
 
+SKOS: Final = "http://www.w3.org/2004/02/skos/core#"
+NAME_PREDICATES: Final = (RDFS + "label", SKOS + "prefLabel")
+"""What a term is called, for display (hits, critic queries, slice priority)."""
+
 CATALOG_GRAPH: Final = "urn:ontoretrieve:catalog"
 """The named graph that records every ontology version of the catalog."""
 
@@ -36,7 +42,7 @@ PREFIXES: Final[dict[str, str]] = {
     "rdfs": RDFS,
     "owl": OWL,
     "xsd": XSD,
-    "skos": "http://www.w3.org/2004/02/skos/core#",
+    "skos": SKOS,
     "dc": "http://purl.org/dc/elements/1.1/",
     "dcterms": "http://purl.org/dc/terms/",
     "qudt": "http://qudt.org/schema/qudt/",

@@ -71,9 +71,9 @@ def checkpoint(name: str) -> None:
 class Planned:
     """One validated update: the base version and the new triples."""
 
-    def __init__(self, update: OntologyUpdate, base: OntologyVersion,
-                 new: list[ox.Triple], added: int, removed: int) -> None:
-        self.update, self.base, self.new = update, base, new
+    def __init__(self, update: OntologyUpdate, base: OntologyVersion, new: list[ox.Triple],
+                 add: list[ox.Triple], added: int, removed: int) -> None:
+        self.update, self.base, self.new, self.add = update, base, new, add
         self.added, self.removed = added, removed
         self.content_hash = graph_hash(new)
 
@@ -128,8 +128,9 @@ class ProposalRunner:
                 check="missing_triple", ontology_iri=iri, focus=_node(t.subject),
                 message=f"cannot remove a statement the ontology does not have: {t}")
                 for t in missing[:20])
-            violations.extend(self._content_checks(iri, base, old, new, add, remove, reader))
-            planned.append(Planned(update, base, new, len(set(add) - set(old)),
+            violations.extend(self._content_checks(iri, base, old, new, add, remove, reader,
+                                                   visible))
+            planned.append(Planned(update, base, new, add, len(set(add) - set(old)),
                                    len(set(remove) & set(old))))
         conflicts = self._critic(proposal, planned)
         report = ProposalReport(
@@ -143,7 +144,8 @@ class ProposalRunner:
 
     def _content_checks(self, iri: str, base: OntologyVersion, old: list[ox.Triple],
                         new: list[ox.Triple], add: list[ox.Triple], remove: list[ox.Triple],
-                        reader: CatalogReader) -> list[Violation]:
+                        reader: CatalogReader, visible: Sequence[OntologyVersion]
+                        ) -> list[Violation]:
         found: list[Violation] = []
         touched = touched_nodes(add, remove)
         # Terms the new ontology and the tenant's other ontologies declare.
@@ -161,7 +163,8 @@ class ProposalRunner:
         referenced = {t.object.value for t in [*add, *statements_of(new, touched)]
                       if isinstance(t.object, ox.NamedNode)}
         wanted = referenced | touched
-        outside = self._types(sorted(wanted), exclude=base.graph)
+        others = [v for v in visible if v.graph != base.graph]
+        outside = self._types(sorted(wanted), {v.graph for v in others})
 
         def view(triples: list[ox.Triple]) -> list[ox.Triple]:
             # The touched terms' statements and the types of what they point to: from
@@ -179,12 +182,11 @@ class ProposalRunner:
         # Removed terms still used elsewhere.
         gone = removed_terms(old, new)
         if gone:
-            found.extend(self._still_used(iri, base, gone, new))
+            found.extend(self._still_used(iri, gone, new, others))
         return found
 
-    def _types(self, iris: Sequence[str], exclude: str) -> list[ox.Triple]:
-        """rdf:type statements of ``iris`` in the other ontologies the tenant reads."""
-        graphs = {v.graph for v in self.catalog.versions()} - {exclude}
+    def _types(self, iris: Sequence[str], graphs: set[str]) -> list[ox.Triple]:
+        """rdf:type statements of ``iris`` in ``graphs`` (the other ontologies read)."""
         found: list[ox.Triple] = []
         rdf_type = ox.NamedNode(RDF + "type")
         for start in range(0, len(iris), 400):
@@ -199,12 +201,11 @@ class ProposalRunner:
                          if row["g"].value in graphs)
         return list(dict.fromkeys(found))
 
-    def _still_used(self, iri: str, base: OntologyVersion, gone: set[str],
-                    new: list[ox.Triple]) -> list[Violation]:
+    def _still_used(self, iri: str, gone: set[str], new: list[ox.Triple],
+                    others: Sequence[OntologyVersion]) -> list[Violation]:
         found: list[Violation] = []
         used_here = {t.object.value for t in new if isinstance(t.object, ox.NamedNode)}
-        others = {v.graph: v.ontology_iri for v in self.catalog.versions()
-                  if v.content_hash != base.content_hash}
+        by_graph = {v.graph: v.ontology_iri for v in others}
         usable = sorted(g for g in gone if _usable(g))
         rows = self.store.select(
             f"SELECT DISTINCT ?o ?g WHERE {{ VALUES ?o {{ "
@@ -212,8 +213,8 @@ class ProposalRunner:
         ) if usable else []
         users: dict[str, set[str]] = {}
         for row in rows:
-            if row["g"].value in others:
-                users.setdefault(row["o"].value, set()).add(others[row["g"].value])
+            if row["g"].value in by_graph:
+                users.setdefault(row["o"].value, set()).add(by_graph[row["g"].value])
         for term in sorted(gone):
             where = sorted(users.get(term, set())) + (["this ontology"] if term in used_here
                                                        else [])
@@ -226,7 +227,7 @@ class ProposalRunner:
     def _critic(self, proposal: Proposal, planned: list[Planned]) -> list[Conflict]:
         if self.search is None or not planned:
             return []
-        add = [t for p in planned for t in parse_triples(p.update.add, "add")]
+        add = [t for p in planned for t in p.add]
         drawn_on = {p.update.ontology_iri for p in planned}
         if proposal.snapshot is not None:
             drawn_on |= {r.ontology_iri for r in proposal.snapshot.cut_from}
