@@ -20,6 +20,42 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
+def copy_sparse(source: str, target: str) -> str:
+    """Copy one file keeping its holes (a ``shutil.copytree`` copy_function).
+
+    Qdrant Edge preallocates its WAL and mmap pages as sparse 32 MiB files: a tiny
+    index is ~3 MB on disk but ~760 MB apparent. ``shutil.copy2`` writes the holes
+    out as zeros, so every test that copied the tenant template wrote ~780 MB and a
+    full run filled the disk. Only the data extents are copied here (SEEK_DATA /
+    SEEK_HOLE); the size is restored with ``truncate``.
+    """
+    with open(source, "rb") as src, open(target, "wb") as dst:
+        size = os.fstat(src.fileno()).st_size
+        offset = 0
+        while offset < size:
+            try:
+                start = os.lseek(src.fileno(), offset, os.SEEK_DATA)
+            except OSError:  # ENXIO: only a hole is left
+                break
+            end = os.lseek(src.fileno(), start, os.SEEK_HOLE)
+            src.seek(start)
+            dst.seek(start)
+            remaining = end - start
+            while remaining:
+                chunk = src.read(min(remaining, 1 << 20))
+                dst.write(chunk)
+                remaining -= len(chunk)
+            offset = end
+        dst.truncate(size)
+    shutil.copystat(source, target)
+    return target
+
+
+def copy_data_dir(source: Path, target: Path) -> None:
+    """Copy a data dir (store + Edge shards) without inflating sparse files."""
+    shutil.copytree(source, target, copy_function=copy_sparse)
+
+
 @pytest.fixture
 def mini_ttl() -> Path:
     return FIXTURES / "mini.ttl"
@@ -149,7 +185,7 @@ def tenant_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def tenant_config(tenant_template: Path, tmp_path: Path) -> Path:
     """A private copy of the tenant data dir and a settings file pointing at it."""
     data = tmp_path / "data"
-    shutil.copytree(tenant_template, data)
+    copy_data_dir(tenant_template, data)
     return write_tenant_config(data, tmp_path / "ontoretrieve.toml")
 
 

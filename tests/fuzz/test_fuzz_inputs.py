@@ -9,6 +9,7 @@ means one of ontoretrieve's own errors with the place named; anything else
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pyoxigraph as ox
@@ -43,7 +44,9 @@ SERIALIZED[".trig"] = FIXTURE
 
 wild_text = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)),
                     max_size=400)
-fuzz = settings(max_examples=200, deadline=2000,
+# FUZZ_SCALE=50 runs 50x the examples for a longer sweep (benchmarks/RESULTS.md).
+SCALE = int(os.environ.get("FUZZ_SCALE", "1"))
+fuzz = settings(max_examples=200 * SCALE, deadline=2000,
                 suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
