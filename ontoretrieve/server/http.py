@@ -19,13 +19,14 @@ traceback. The OpenAPI schema is at ``/openapi.json``, the docs at ``/docs``.
 
 import functools
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Annotated, Any, Literal, TypeVar
 
 import anyio
 import anyio.to_thread
 from fastapi import Depends, FastAPI, Header, Request
 from fastapi import Path as PathParam
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -166,6 +167,18 @@ def _error(status: int, kind: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"type": kind, "message": message}}, status_code=status)
 
 
+def validation_message(errors: Sequence[Any]) -> str:
+    """One line naming each rejected field (at most five), without the rejected values.
+
+    >>> validation_message([{"loc": ("body", "text"), "msg": "Field required"}])
+    'body.text: Field required'
+    """
+    problems = [f"{'.'.join(str(part) for part in error.get('loc', ()))}: {error.get('msg')}"
+                for error in errors[:5]]
+    more = len(errors) - len(problems)
+    return "; ".join(problems) + (f"; and {more} more" if more > 0 else "")
+
+
 def create_app(engine: Engine) -> FastAPI:
     """The FastAPI application over ``engine`` (see the module docstring)."""
     settings = engine.settings.server
@@ -188,6 +201,12 @@ def create_app(engine: Engine) -> FastAPI:
     async def engine_error(request: Request, exc: OntoRetrieveError) -> JSONResponse:
         status = next(code for kind, code in _STATUS if isinstance(exc, kind))
         return _error(status, type(exc).__name__, str(exc))
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        # FastAPI's own handler echoes the rejected input and crashes (500) when that
+        # input is a body of non-UTF-8 bytes; name where and what, never echo the input.
+        return _error(422, "invalid_request", validation_message(exc.errors()))
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
