@@ -194,7 +194,8 @@ class TriggerSettings(_Group):
     @model_validator(mode="after")
     def _lengths(self) -> Self:
         if self.min_len > self.max_len:
-            raise ValueError(f"min_len {self.min_len} is above max_len {self.max_len}")
+            raise ValueError(f"triggers.min_len ({self.min_len}) is above "
+                             f"triggers.max_len ({self.max_len})")
         return self
 
 
@@ -217,8 +218,8 @@ class WindowSettings(_Group):
     def _one_bound(self) -> Self:
         if self.window_max_chars is not None and self.window_max_tokens is not None:
             raise ValueError(
-                "a window is bounded by exactly one of window_max_chars and "
-                "window_max_tokens; set only one")
+                "a window is bounded by exactly one of windows.window_max_chars and "
+                "windows.window_max_tokens; set only one")
         return self
 
 
@@ -236,7 +237,8 @@ class FusionSettings(_Group):
     @model_validator(mode="after")
     def _some_weight(self) -> Self:
         if self.core_weight + self.neighborhood_weight + self.bm25_weight <= 0:
-            raise ValueError("the three lane weights are all 0; at least one must be positive")
+            raise ValueError("fusion.core_weight, fusion.neighborhood_weight and "
+                             "fusion.bm25_weight are all 0; at least one must be positive")
         return self
 
 
@@ -266,8 +268,8 @@ class SeedSettings(_Group):
         floors = self.per_role_atom_floor or self.per_ontology_atom_floor
         if self.mmr_lambda < 1.0 and floors:
             raise ValueError(
-                "mmr_lambda below 1 chooses the whole seed budget itself; set "
-                "per_role_atom_floor and per_ontology_atom_floor to 0 to use it")
+                "seeds.mmr_lambda below 1 chooses the whole seed budget itself; set "
+                "seeds.per_role_atom_floor and seeds.per_ontology_atom_floor to 0 to use it")
         return self
 
 
