@@ -105,6 +105,7 @@ setting_keys = st.sampled_from([
        st.dictionaries(wild_text.map(lambda s: s[:12]), st.fixed_dictionaries(
            {}, optional={"includes": st.lists(wild_text.map(lambda s: s[:8]), max_size=2),
                          "api_key": wild_text.map(lambda s: s[:8])}), max_size=2))
+@example([(("triggers", "min_len"), 25)], {})  # once refused without naming triggers.min_len
 def test_settings_load_or_name_the_setting(pairs: list[tuple[tuple[str, str], object]],
                                            tenants: dict[str, dict[str, object]]) -> None:
     overrides: dict[str, dict[str, object]] = {}
