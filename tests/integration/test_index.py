@@ -37,9 +37,10 @@ def test_first_sync_then_no_op(tmp_path: Path, catalog_dir: Path,
     assert status.fingerprint_matches and status.catalog_not_indexed == 0
 
 
+@pytest.mark.parametrize("backend", ["edge", "qdrant"])
 def test_touching_one_file_reembeds_only_its_changed_atoms(
-        tmp_path: Path, catalog_dir: Path, real_embedder: FastEmbedder) -> None:
-    settings = settings_for(tmp_path)
+        tmp_path: Path, catalog_dir: Path, real_embedder: FastEmbedder, backend: str) -> None:
+    settings = settings_for(tmp_path, vector_index={"backend": backend})
     store = OxigraphStore.in_memory()
     _, first = sync_index(settings, store, catalog_path=catalog_dir, embedder=real_embedder)
     mini = catalog_dir / "mini.ttl"
@@ -53,6 +54,15 @@ def test_touching_one_file_reembeds_only_its_changed_atoms(
     assert second.atoms_reused == mini_atoms - 2
     assert second.atoms_deleted == mini_atoms  # the old version's points
     assert second.atoms_total == first.atoms_total
+    new_hash = next(v.content_hash for v in Catalog(store).versions()
+                    if v.ontology_iri == "http://example.org/mini")
+    index, _ = open_query_index(settings)
+    try:  # one point per atom of the new version, its payload the new one
+        assert index.count(new_hash) == mini_atoms and index.count() == first.atoms_total
+        assert [p["labels"] for p in index.matching(
+            "iri", ["http://example.org/mini#Device"])] == [["instrument"]]
+    finally:
+        index.close()
 
 
 def test_removed_file_is_pruned_but_not_after_a_partial_load(
@@ -161,3 +171,36 @@ def test_interrupted_rebuild_keeps_the_index_in_use(
     folders = [p.name for p in (tmp_path / "data" / "index" / "default").iterdir()
                if p.is_dir()]
     assert folders == [rebuilt.location]  # the old and the abandoned shard are gone
+
+
+def test_a_replacement_killed_midway_finishes_without_duplicates(
+        tmp_path: Path, catalog_dir: Path, real_embedder: FastEmbedder,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import ontoretrieve.sync as sync_module
+
+    monkeypatch.setattr(sync_module, "_CHUNK", 2)  # many chunks: the kill lands mid-version
+    settings = settings_for(tmp_path)
+    store = OxigraphStore.in_memory()
+    _, first = sync_index(settings, store, catalog_path=catalog_dir, embedder=real_embedder)
+    mini = catalog_dir / "mini.ttl"
+    mini.write_text(mini.read_text().replace('rdfs:label "weight"', 'rdfs:label "mass"'))
+    failing = _FailingEmbedder(real_embedder, fail_on=1)  # dies embedding the changed atom
+    with pytest.raises(KeyboardInterrupt):
+        sync_index(settings, store, catalog_path=catalog_dir,
+                   embedder=failing)  # type: ignore[arg-type]
+    new_hash = next(v.content_hash for v in Catalog(store).versions()
+                    if v.ontology_iri == "http://example.org/mini")
+    index, _ = open_query_index(settings)
+    written_before_the_kill = index.count(new_hash)
+    index.close()
+    assert 0 < written_before_the_kill < 9  # the kill came mid-version
+
+    _, rerun = sync_index(settings, store, embedder=real_embedder)
+    assert rerun.atoms_embedded == 1 and rerun.atoms_total == first.atoms_total
+    index, _ = open_query_index(settings)
+    try:  # both versions' points were there at the kill; now only the new one's, once
+        assert index.count(new_hash) == 9 and index.count() == first.atoms_total
+        assert [p["labels"] for p in index.matching(
+            "iri", ["http://example.org/mini#weight"])] == [["mass"]]
+    finally:
+        index.close()
