@@ -100,6 +100,23 @@ def _reference_hash(version: Any) -> str:
     return _REFERENCE[version.content_hash]
 
 
+def index_whole(data: Path) -> None:
+    """The index holds exactly one point per atom of each indexed version, no more."""
+    from ontoretrieve.pipeline import open_query_index
+    from ontoretrieve.settings import load_settings
+
+    index, state = open_query_index(load_settings(data_dir=data))
+    try:
+        for content_hash, indexed in state.ontologies.items():
+            points = index.count(content_hash)
+            if points != indexed.atoms:
+                raise AssertionError(f"{indexed.ontology_iri}: {points} points for "
+                                     f"{indexed.atoms} atoms")
+        assert index.count() == sum(o.atoms for o in state.ontologies.values())
+    finally:
+        index.close()
+
+
 def retrieval_answers(data: Path, text: str = "a 5 mV signal from a sensor") -> list[str]:
     done = run(cli("retrieve", text, "--data-dir", str(data), "--json", "--mode", "vector"))
     if done.returncode != 0:
@@ -156,6 +173,7 @@ def one_round(work: Path, folder: Path, rng: random.Random, times: dict[str, Any
     if state["index_state"]:
         retrieval_answers(data)  # a half-synced index still answers
     assert run(cli("index", "--data-dir", str(data))).returncode == 0
+    index_whole(data)
     assert "http://qudt.org/vocab/unit/MilliV" in retrieval_answers(data)
     # 3. proposal apply
     proposal = write_proposal(work, data)
@@ -171,6 +189,7 @@ def one_round(work: Path, folder: Path, rng: random.Random, times: dict[str, Any
         applied.stdout + applied.stderr)
     assert applied.returncode == 0 or record["apply"]["landed_before_kill"], applied.stderr
     assert f"{MINI}#Thermometer" in retrieval_answers(data, "a thermometer")
+    index_whole(data)  # the new version's points, none written twice, the old gone
     shutil.rmtree(data)
     return record
 
