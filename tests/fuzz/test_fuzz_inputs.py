@@ -9,7 +9,6 @@ means one of ontoretrieve's own errors with the place named; anything else
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pyoxigraph as ox
@@ -31,6 +30,7 @@ from ontoretrieve.settings import load_settings
 from ontoretrieve.settings_groups import WindowSettings
 from ontoretrieve.tenants import validate_tenant_id
 from ontoretrieve.windows import make_windows_with_metrics
+from tests.fuzz import SCALE
 
 FIXTURE = (Path(__file__).parents[1] / "fixtures" / "mini.ttl").read_bytes()
 FORMATS = {".ttl": ox.RdfFormat.TURTLE, ".nt": ox.RdfFormat.N_TRIPLES,
@@ -44,8 +44,6 @@ SERIALIZED[".trig"] = FIXTURE
 
 wild_text = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)),
                     max_size=400)
-# FUZZ_SCALE=50 runs 50x the examples for a longer sweep (benchmarks/RESULTS.md).
-SCALE = int(os.environ.get("FUZZ_SCALE", "1"))
 # The deadline catches a hang, not slowness: examples take ~30 ms here, and a busy
 # CI machine must not turn a slow example into a failure.
 fuzz = settings(max_examples=200 * SCALE, deadline=10_000,

@@ -9,7 +9,6 @@ the MCP server never drops the session.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote
@@ -23,6 +22,7 @@ from starlette.testclient import TestClient
 from ontoretrieve import Context, Engine, OntoRetrieveError, load_settings
 from ontoretrieve.server.http import create_app
 from tests.conftest import TENANT_KEYS, assert_isolated
+from tests.fuzz import SCALE
 
 pytestmark = pytest.mark.integration
 
@@ -32,8 +32,6 @@ wild = st.one_of(
     st.sampled_from(["", " ", "\x00", "mV", "5 mV for 4 days", "a sensor\u202eobserves",
                      "\u6beb\u4f0f \u0645\u0644\u064a\u0641\u0648\u0644\u062a", "x" * 5000,
                      '"} ; DROP ALL ; {"', "<http://x/a> } UNION {", "?s ?p ?o"]))
-# FUZZ_SCALE=50 runs 50x the examples for a longer sweep (benchmarks/RESULTS.md).
-SCALE = int(os.environ.get("FUZZ_SCALE", "1"))
 slow = settings(max_examples=40 * SCALE, deadline=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture,
                                        HealthCheck.too_slow])

@@ -24,6 +24,14 @@ def settings_for(tmp_path: Path, **overrides: Any) -> Settings:
     return load_settings(data_dir=tmp_path / "data", **overrides)
 
 
+MINI = "http://example.org/mini"
+
+
+def _current_hash(store: OxigraphStore, ontology_iri: str) -> str:
+    return next(v.content_hash for v in Catalog(store).versions()
+                if v.ontology_iri == ontology_iri)
+
+
 def test_first_sync_then_no_op(tmp_path: Path, catalog_dir: Path,
                                real_embedder: FastEmbedder) -> None:
     settings = settings_for(tmp_path)
@@ -54,8 +62,7 @@ def test_touching_one_file_reembeds_only_its_changed_atoms(
     assert second.atoms_reused == mini_atoms - 2
     assert second.atoms_deleted == mini_atoms  # the old version's points
     assert second.atoms_total == first.atoms_total
-    new_hash = next(v.content_hash for v in Catalog(store).versions()
-                    if v.ontology_iri == "http://example.org/mini")
+    new_hash = _current_hash(store, MINI)
     index, _ = open_query_index(settings)
     try:  # one point per atom of the new version, its payload the new one
         assert index.count(new_hash) == mini_atoms and index.count() == first.atoms_total
@@ -188,8 +195,7 @@ def test_a_replacement_killed_midway_finishes_without_duplicates(
     with pytest.raises(KeyboardInterrupt):
         sync_index(settings, store, catalog_path=catalog_dir,
                    embedder=failing)  # type: ignore[arg-type]
-    new_hash = next(v.content_hash for v in Catalog(store).versions()
-                    if v.ontology_iri == "http://example.org/mini")
+    new_hash = _current_hash(store, MINI)
     index, _ = open_query_index(settings)
     written_before_the_kill = index.count(new_hash)
     index.close()
