@@ -1,8 +1,9 @@
 """Record the smoke suite's recall in benchmarks/smoke/baseline.json (what CI guards).
 
 Runs ``bench recall`` on the smoke units and catalog in a fresh data
-directory (the real model, the default settings) and writes overall and
-per-source context and seed term recall with the date and machine.
+directory (the real model; the default settings and the reference profile,
+``--ablation reference``) and writes, for each, overall and per-source
+context and seed term recall, with the date and machine.
 
     python benchmarks/smoke_baseline.py
 """
@@ -27,7 +28,7 @@ def run_smoke(work: Path) -> dict[str, object]:
     subprocess.run([sys.executable, "-m", "ontoretrieve", "bench", "recall",
                     "--units", str(SMOKE / "units.jsonl"), "--catalog", str(SMOKE / "catalog"),
                     "--data-dir", str(work / "data"), "--out", str(out), "--no-warm-up",
-                    "--json"], check=True, stdout=subprocess.DEVNULL,
+                    "--ablation", "reference", "--json"], check=True, stdout=subprocess.DEVNULL,
                    env={**os.environ, "HF_HUB_OFFLINE": "1"})
     summary: dict[str, object] = json.loads((out / "summary.json").read_text())
     return summary
@@ -36,17 +37,22 @@ def run_smoke(work: Path) -> dict[str, object]:
 def main() -> None:
     with tempfile.TemporaryDirectory() as work:
         summary = run_smoke(Path(work))
-    base = summary["variants"]["base"]["summary"]  # type: ignore[index]
-    record = {
+    record: dict[str, object] = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": f"{platform.machine()}, {os.cpu_count()} cores",
-        "context_term_recall": base["overall"]["context_term_recall"],
-        "seed_term_recall": base["overall"]["seed_term_recall"],
-        "sources": {s: {"context_term_recall": v["context_term_recall"],
-                        "seed_term_recall": v["seed_term_recall"]}
-                    for s, v in base["sources"].items()},
         "tolerance_points": 2.0,
+        "variants": {},
     }
+    for name in ("base", "reference"):
+        found = summary["variants"][name]["summary"]  # type: ignore[index]
+        record["variants"][name] = {  # type: ignore[index]
+            "context_term_recall": found["overall"]["context_term_recall"],
+            "seed_term_recall": found["overall"]["seed_term_recall"],
+            "seeds_per_unit": found["overall"].get("seeds_per_unit"),
+            "sources": {s: {"context_term_recall": v["context_term_recall"],
+                            "seed_term_recall": v["seed_term_recall"]}
+                        for s, v in found["sources"].items()},
+        }
     (SMOKE / "baseline.json").write_text(json.dumps(record, indent=2) + "\n")
     print(json.dumps(record, indent=2))
 

@@ -231,6 +231,9 @@ class Engine:
             retriever = self._retriever(state)
             index = retriever.index
             lexical = index.matching("lexemes", [mention.casefold()], limit=64)
+            whole = sorted({m.iri for m in retriever.seed_retriever.mentions(mention)
+                            if m.start == 0 and m.end == len(mention)})
+            normalized = index.matching("iri", whole, limit=4 * len(whole)) if whole else []
             retrieved = retriever.seed_retriever.seeds(mention).seeds[:limit]
             aliases = {k: v for k, v in state.aliases.items()
                        if k.casefold() == mention.casefold()}
@@ -238,7 +241,7 @@ class Engine:
             labels = {str(p["iri"]): p for p in index.matching("iri", named, limit=4 * len(named))
                       } if named else {}
             return rank_candidates(mention, lexical, retrieved, aliases=aliases, labels=labels,
-                                   rule=state.rule, limit=limit)
+                                   rule=state.rule, limit=limit, normalized=normalized)
 
     # -- catalog -------------------------------------------------------------------------
 

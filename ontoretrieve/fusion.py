@@ -1,4 +1,4 @@
-"""Weighted reciprocal rank fusion of the three lanes, per window.
+"""Weighted reciprocal rank fusion of the lanes, per window.
 
 Pure. A hit at rank r (1-based) in a lane adds weight / (constant + r) to the
 term's fused score; the weights are normalized to sum to 1, so only their
@@ -7,13 +7,15 @@ attainable 1 / (1 + constant). Raw lane scores (cosine, BM25) only break ties,
 so their scales never compete.
 
 >>> from ontoretrieve.settings_groups import FusionSettings
->>> weights = lane_weights(FusionSettings())
+>>> weights = lane_weights(FusionSettings(mention_weight=0))  # the reference's three lanes
 >>> round(rrf_contribution(weights["core"], 1, 0.0), 2)
 0.42
 >>> round(rrf_contribution(weights["bm25"], 1, 0.0), 2)
 0.48
 >>> round(rrf_contribution(weights["neighborhood"], 1, 0.0), 2)
 0.09
+>>> round(lane_weights(FusionSettings())["mention"], 2)
+0.33
 >>> best_attainable(FusionSettings())
 1.0
 """
@@ -60,13 +62,13 @@ class FusedHit:
         """Raw lane scores, core first: used only between equal fused scores."""
         raw = {e.lane: e.raw_score for e in self.evidence}
         return tuple(raw.get(lane, float("-inf")) for lane in (Lane.CORE, Lane.BM25,
-                                                                 Lane.NEIGHBORHOOD))
+                                                                 Lane.NEIGHBORHOOD, Lane.MENTION))
 
 
 def lane_weights(settings: FusionSettings) -> dict[Lane, float]:
-    """The three weights, normalized to sum to 1."""
+    """The four weights, normalized to sum to 1."""
     raw = {Lane.CORE: settings.core_weight, Lane.NEIGHBORHOOD: settings.neighborhood_weight,
-           Lane.BM25: settings.bm25_weight}
+           Lane.BM25: settings.bm25_weight, Lane.MENTION: settings.mention_weight}
     total = sum(raw.values())
     return {lane: weight / total for lane, weight in raw.items()}
 

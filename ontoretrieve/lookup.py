@@ -1,8 +1,10 @@
 """Term lookup: ground one mention to ranked candidate terms, with an ambiguity flag.
 
-Pure (beyond.md 13). Candidates come in classes, best first: a tenant
-alias, an exact-case label or symbol ("mV" is millivolt, never megavolt), a
-case-folded one, then what the retrieval lanes rank for the mention. Within
+Pure. Candidates come in classes, best first: a tenant alias, an exact-case
+label or symbol ("mV" is millivolt, never megavolt), a case-folded one, a
+form the mention lane's normalization equates with the whole mention
+("T-cells" names "T cell": stems, hyphens, synonyms), then what the
+retrieval lanes rank for the mention. Within
 a class, preferred ontologies come first, then the score. A lookup is
 ambiguous when its best class holds more than one term, or, with only
 retrieved candidates, when the runner-up scores within ``ambiguity_ratio``
@@ -27,9 +29,10 @@ from ontoretrieve.records import SeedEvidence
 
 __all__ = ["Candidate", "LookupResult", "MatchKind", "rank_candidates"]
 
-MatchKind = Literal["alias", "exact_case", "case_folded", "retrieved"]
-_CLASS_ORDER: dict[str, int] = {"alias": 0, "exact_case": 1, "case_folded": 2, "retrieved": 3}
-_CLASS_SCORE = {"alias": 1.0, "exact_case": 1.0, "case_folded": 0.9}
+MatchKind = Literal["alias", "exact_case", "case_folded", "normalized", "retrieved"]
+_CLASS_ORDER: dict[str, int] = {"alias": 0, "exact_case": 1, "case_folded": 2, "normalized": 3,
+                                "retrieved": 4}
+_CLASS_SCORE = {"alias": 1.0, "exact_case": 1.0, "case_folded": 0.9, "normalized": 0.8}
 
 
 class Candidate(BaseModel):
@@ -58,12 +61,18 @@ def rank_candidates(mention: str, lexical: Sequence[Mapping[str, Any]],
                     aliases: Mapping[str, Sequence[str]] | None = None,
                     labels: Mapping[str, Mapping[str, Any]] | None = None,
                     rule: OverlayRule | None = None, limit: int = 10,
-                    ambiguity_ratio: float = 0.9) -> LookupResult:
+                    ambiguity_ratio: float = 0.9,
+                    normalized: Sequence[Mapping[str, Any]] = ()) -> LookupResult:
     """Rank candidates from index payloads matching the folded mention and retrieved seeds.
 
     ``lexical`` are payloads whose folded labels or symbols equal the folded
-    mention; ``labels`` gives payloads by IRI for terms only ``aliases`` or
-    ``retrieved`` name.
+    mention; ``normalized`` those whose forms the mention lane matched over
+    the whole mention; ``labels`` gives payloads by IRI for terms only
+    ``aliases`` or ``retrieved`` name.
+
+    >>> cell = {"iri": "x:Tcell", "labels": ["T cell"]}
+    >>> [c.match for c in rank_candidates("T-cells", [], [], normalized=[cell]).candidates]
+    ['normalized']
     """
     labels = labels or {}
     found: dict[str, Candidate] = {}
@@ -94,6 +103,9 @@ def rank_candidates(mention: str, lexical: Sequence[Mapping[str, Any]],
             add(str(payload["iri"]), payload, "exact_case", _CLASS_SCORE["exact_case"])
         elif any(n.casefold() == folded for n in names):
             add(str(payload["iri"]), payload, "case_folded", _CLASS_SCORE["case_folded"])
+    for payload in normalized:
+        if not payload.get("is_header"):
+            add(str(payload["iri"]), payload, "normalized", _CLASS_SCORE["normalized"])
     for seed in retrieved:
         add(seed.iri, {**labels.get(seed.iri, {}), "ontology_iri": seed.ontology_iri,
                        "role": seed.role}, "retrieved", seed.score)

@@ -122,6 +122,8 @@ class SeedFunnel(_Record):
     after_cap: int
     reserved_by_role: int
     reserved_by_ontology: int
+    after_evidence: int | None = None
+    """Candidates the evidence cut kept (None: the reference cut, which has none)."""
     added_by_triggers: int
     raised_by_triggers: int
     case_demoted: int
@@ -144,4 +146,7 @@ class SeedEvidence(_Record):
     windows: list[int]
     lanes: list[dict[str, float | int | str]]
     """One entry per (window, lane): window, lane, rank, raw_score."""
+    mentions: list[dict[str, object]] = []
+    """The spans of the text that named the term: span (character offsets), text,
+    form, kind, exact_case, shared_by (terms sharing the form), contained, strength."""
     notes: list[str]

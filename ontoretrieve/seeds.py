@@ -20,8 +20,9 @@ from enum import StrEnum
 import numpy as np
 import numpy.typing as npt
 
+from ontoretrieve.backends.vector_index import Lane
 from ontoretrieve.fusion import FusedHit, LaneEvidence
-from ontoretrieve.settings_groups import MergeMode, SeedSettings, WindowSettings
+from ontoretrieve.settings_groups import MergeMode, SeedCut, SeedSettings, WindowSettings
 
 __all__ = [
     "MergedTerm",
@@ -30,6 +31,7 @@ __all__ = [
     "SelectionCounts",
     "cap_for",
     "cap_never_binds",
+    "evidence_cut",
     "merge_windows",
     "select_seeds",
 ]
@@ -97,6 +99,8 @@ class SelectionCounts:
     after_cap: int
     reserved_by_role: int
     reserved_by_ontology: int
+    after_evidence: int | None = None
+    """Candidates the evidence cut kept (None: the reference cut)."""
 
 
 def cap_for(windows: int, settings: SeedSettings) -> int | None:
@@ -154,6 +158,10 @@ def select_seeds(
         floor = settings.merged_score_ratio * merged[0].score
         merged = [m for m in merged if m.score >= floor]
     after_ratio = len(merged)
+    after_evidence = None
+    if settings.cut is SeedCut.EVIDENCE:
+        merged = evidence_cut(merged, settings)
+        after_evidence = len(merged)
     cap = cap_for(windows, settings)
     limit = len(merged) if cap is None else cap
     if settings.mmr_lambda < 1.0:
@@ -165,7 +173,54 @@ def select_seeds(
     seeds = [Seed(m.iri, m.score, SeedOrigin.RETRIEVED, m.payload, m.best_fused, m.windows,
                   m.evidence) for m in chosen]
     return seeds, SelectionCounts(candidates, 0, after_merge, after_ratio, cap, len(seeds),
-                                  by_role, by_ontology)
+                                  by_role, by_ontology, after_evidence)
+
+
+_FAMILY = {Lane.CORE: "dense", Lane.NEIGHBORHOOD: "dense", Lane.BM25: "bm25",
+           Lane.MENTION: "mention"}
+
+
+def supported(term: MergedTerm, best: float, settings: SeedSettings) -> str | None:
+    """Why the evidence keeps ``term``, or None.
+
+    - ``mention``: a span of the text names one of its forms strongly enough
+      (the mention lane's raw score is the mention's strength);
+    - ``agreement``: two lane families (dense, BM25, mention) rank it within
+      ``agreement_rank`` in one window;
+    - ``score``: its merged score is within ``evidence_ratio`` of the best.
+
+    >>> s = SeedSettings()
+    >>> t = MergedTerm("i", 0.2, 0.2, {}, (0,), ((0, LaneEvidence(Lane.MENTION, 4, 0.9)),))
+    >>> supported(t, 1.0, s)
+    'mention'
+    >>> t = MergedTerm("i", 0.2, 0.2, {}, (0,), ((0, LaneEvidence(Lane.CORE, 2, 0.5)),
+    ...                                         (0, LaneEvidence(Lane.BM25, 1, 7.0))))
+    >>> supported(t, 1.0, s)
+    'agreement'
+    >>> supported(MergedTerm("i", 0.6, 0.6, {}, (0,), ()), 1.0, s)
+    'score'
+    >>> supported(MergedTerm("i", 0.2, 0.2, {}, (0,), ()), 1.0, s) is None
+    True
+    """
+    if any(e.lane is Lane.MENTION and e.raw_score >= settings.mention_min_strength
+           for _, e in term.evidence):
+        return "mention"
+    if settings.agreement_rank:
+        families: dict[int, set[str]] = {}
+        for window, e in term.evidence:
+            if e.rank <= settings.agreement_rank:
+                families.setdefault(window, set()).add(_FAMILY[e.lane])
+        if any(len(found) >= 2 for found in families.values()):
+            return "agreement"
+    if best > 0 and term.score >= settings.evidence_ratio * best:
+        return "score"
+    return None
+
+
+def evidence_cut(merged: Sequence[MergedTerm], settings: SeedSettings) -> list[MergedTerm]:
+    """The merged terms (best first) that the evidence supports; order kept."""
+    best = merged[0].score if merged else 0.0
+    return [m for m in merged if supported(m, best, settings) is not None]
 
 
 def _fill(merged: list[MergedTerm], limit: int, settings: SeedSettings

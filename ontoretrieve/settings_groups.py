@@ -25,7 +25,9 @@ __all__ = [
     "ExpandSettings",
     "FusionSettings",
     "IndexSettings",
+    "MentionSettings",
     "MergeMode",
+    "SeedCut",
     "SeedOrder",
     "SeedSettings",
     "ServerSettings",
@@ -92,6 +94,14 @@ class DedupMode(StrEnum):
 class MergeMode(StrEnum):
     MAX_SCORE = "max_score"
     SUM_SCORE = "sum_score"
+
+
+class SeedCut(StrEnum):
+    CAP = "cap"
+    """The reference: every candidate above the floor, up to the cap."""
+    EVIDENCE = "evidence"
+    """Only candidates the evidence supports (a mention, lanes agreeing, a score near
+    the unit's best), up to the cap."""
 
 
 class TriggerFusion(StrEnum):
@@ -190,6 +200,9 @@ class TriggerSettings(_Group):
     score: float = ref("VECTOR_STORE_LEXICAL_TRIGGER_SCORE", 0.35, ge=0, le=1)
     max_atoms: int = ref("VECTOR_STORE_LEXICAL_TRIGGER_MAX_ATOMS", 16, ge=0)
     fusion: TriggerFusion = ref("VECTOR_STORE_LEXICAL_TRIGGER_FUSION", TriggerFusion.MAX_MERGE)
+    skip_stopwords: bool = True
+    """Function words ("in", "at", "is") never fire a trigger (the reference lets "in"
+    seed the inch); after a number ("5 in") the unit signals still read them."""
 
     @model_validator(mode="after")
     def _lengths(self) -> Self:
@@ -233,12 +246,21 @@ class FusionSettings(_Group):
     top_k: int = ref("VECTOR_STORE_TOP_K", 40, ge=1)
     bm25_top_k: int | None = ref("VECTOR_STORE_BM25_TOP_K", None, ge=1)
     dedup_query_hits_by_iri: bool = ref("VECTOR_STORE_DEDUP_QUERY_HITS_BY_IRI", True)
+    mention_weight: float = Field(0.8, ge=0)
+    """The mention lane's weight (0: the lane is not searched, as in the reference)."""
+    mention_top_k: int = Field(40, ge=1)
+    """Terms the mention lane ranks per window."""
+    bm25_query_numbers: bool = False
+    """Keep number-only tokens in the BM25 query (the reference does: "15" of "4-15"
+    then matches identifiers like CAL_15DEG_C)."""
 
     @model_validator(mode="after")
     def _some_weight(self) -> Self:
-        if self.core_weight + self.neighborhood_weight + self.bm25_weight <= 0:
-            raise ValueError("fusion.core_weight, fusion.neighborhood_weight and "
-                             "fusion.bm25_weight are all 0; at least one must be positive")
+        if (self.core_weight + self.neighborhood_weight + self.bm25_weight
+                + self.mention_weight) <= 0:
+            raise ValueError("fusion.core_weight, fusion.neighborhood_weight, "
+                             "fusion.bm25_weight and fusion.mention_weight are all 0; at "
+                             "least one must be positive")
         return self
 
 
@@ -261,6 +283,15 @@ class SeedSettings(_Group):
     symbol_case_mismatch_demote_factor: float = ref(
         "VECTOR_STORE_SYMBOL_CASE_MISMATCH_DEMOTE_FACTOR", 0.5, ge=0, le=1)
     query_unit_signals_enabled: bool = ref("VECTOR_STORE_QUERY_UNIT_SIGNALS_ENABLED", True)
+    cut: SeedCut = SeedCut.EVIDENCE
+    """``evidence``: keep what the evidence supports; ``cap``: the reference cut."""
+    evidence_ratio: float = Field(0.5, ge=0, le=1)
+    """Evidence cut: a merged score at least this share of the unit's best keeps a term."""
+    agreement_rank: int = Field(3, ge=0)
+    """Evidence cut: two lane families (dense, BM25, mention) ranking a term within this
+    rank in one window keep it (0: agreement alone never keeps a term)."""
+    mention_min_strength: float = Field(0.3, ge=0)
+    """Evidence cut: a mention at least this strong keeps its term on its own."""
     dump_ontology_ranks: bool = ref("ONTOLOGY_PATCH_DUMP_ONTOLOGY_RANKS", False)
 
     @model_validator(mode="after")
@@ -271,6 +302,16 @@ class SeedSettings(_Group):
                 "seeds.mmr_lambda below 1 chooses the whole seed budget itself; set "
                 "seeds.per_role_atom_floor and seeds.per_ontology_atom_floor to 0 to use it")
         return self
+
+
+class MentionSettings(_Group):
+    """The mention lane: spans of the text that name a term's surface form."""
+
+    enabled: bool = True
+    """Off: no dictionary is loaded and the lane is empty (the reference)."""
+    max_shared: int = Field(0, ge=0)
+    """A form shared by more terms than this names none of them (0: no limit; the
+    ambiguity weight already discounts such forms)."""
 
 
 class ExpandSettings(_Group):

@@ -47,6 +47,8 @@ from ontoretrieve.embed import Embedder
 from ontoretrieve.errors import EmbeddingContractMismatchError
 from ontoretrieve.fingerprint import differences
 from ontoretrieve.index_state import IndexedOntology, IndexState
+from ontoretrieve.mention_forms import term_forms
+from ontoretrieve.mention_store import MentionStore
 from ontoretrieve.records import OntologyVersion
 from ontoretrieve.settings import Settings
 from ontoretrieve.settings_groups import DedupMode, IndexSettings
@@ -141,6 +143,7 @@ class IndexSync:
         open_index: Callable[[str, int], VectorIndex],
         new_location: Callable[[], str],
         drop_location: Callable[[str], None],
+        mentions: MentionStore | None = None,
     ) -> None:
         self.settings = settings
         self.catalog = catalog
@@ -151,6 +154,7 @@ class IndexSync:
         self._open_index = open_index
         self._new_location = new_location
         self._drop_location = drop_location
+        self.mentions = mentions
 
     @property
     def embedder(self) -> Embedder:
@@ -193,6 +197,7 @@ class IndexSync:
             # Nothing to write: the index is not even opened (Edge loads its
             # segments on open), so a restart on an unchanged catalog is cheap.
             state.save(work_path)
+            self._sync_forms(state, desired, [], progress)
             return self._report(state, rebuild, plan, state.points, counters, started)
         index = self._open_index(state.location, state.dimension)
         try:
@@ -233,6 +238,7 @@ class IndexSync:
             os.replace(work_path, self.state_path)  # the switch: the rebuild becomes visible
         if old_location is not None and old_location != state.location:
             self._drop_location(old_location)
+        self._sync_forms(state, desired, plan.remove, progress)
         return self._report(state, rebuild, plan, state.points, counters, started)
 
     @staticmethod
@@ -257,6 +263,8 @@ class IndexSync:
             version = desired[content_hash][0]
             triples = self.catalog.graph_triples(version)
             source = AtomSource(version.ontology_iri, version.version, version.content_hash)
+            if self.mentions is not None:  # the graph is in hand: write its forms now
+                self.mentions.write(content_hash, term_forms(triples, settings.index))
             return content_hash, atomize(triples, source, settings.index, settings.triggers)
 
         jobs = []
@@ -267,6 +275,25 @@ class IndexSync:
                 if progress:
                     progress("atomize", done, len(hashes))
         return jobs
+
+    def _sync_forms(self, state: IndexState, desired: Mapping[str, list[OntologyVersion]],
+                    removed: Sequence[str], progress: SyncProgress | None) -> None:
+        """The mention forms of every indexed version, current; none of removed ones.
+
+        A version indexed before the mention lane existed, or under other form
+        rules, costs a graph read here, never an embedding.
+        """
+        if self.mentions is None:
+            return
+        for content_hash in removed:
+            self.mentions.remove(content_hash)
+        missing = [h for h in sorted(state.ontologies)
+                   if h in desired and not self.mentions.current(h)]
+        for done, content_hash in enumerate(missing, start=1):
+            triples = self.catalog.graph_triples(desired[content_hash][0])
+            self.mentions.write(content_hash, term_forms(triples, self.settings.index))
+            if progress:
+                progress("forms", done, len(missing))
 
     def _write(self, index: VectorIndex, atoms: list[Atom], counters: dict[str, float]) -> None:
         unique: dict[str, Atom] = {}

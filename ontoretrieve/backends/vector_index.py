@@ -30,6 +30,7 @@ from ontoretrieve.errors import IndexError_
 __all__ = [
     "HIT_FIELDS",
     "KEYWORD_FIELDS",
+    "VECTOR_LANES",
     "IndexPoint",
     "Lane",
     "LaneHit",
@@ -59,6 +60,13 @@ class Lane(StrEnum):
     CORE = "core"
     NEIGHBORHOOD = "neighborhood"
     BM25 = "bm25"
+    MENTION = "mention"
+    """Spans of the text naming a surface form: matched by the mention dictionary
+    beside the index, never searched in the vector index."""
+
+
+VECTOR_LANES = (Lane.CORE, Lane.NEIGHBORHOOD, Lane.BM25)
+"""The lanes the vector index searches."""
 
 
 @dataclass(frozen=True, slots=True)

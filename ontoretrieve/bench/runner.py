@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import time
+import tomllib
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -32,7 +33,7 @@ from ontoretrieve.errors import OntoRetrieveError
 from ontoretrieve.pipeline import Retriever
 from ontoretrieve.pipeline.indexing import configured_fingerprint
 from ontoretrieve.records import OntologyVersion
-from ontoretrieve.settings import Settings
+from ontoretrieve.settings import Settings, profile_path
 
 __all__ = [
     "ABLATIONS",
@@ -49,7 +50,8 @@ ABLATIONS: dict[str, tuple[str, ...]] = {
     "sparse_only": ("fusion.core_weight=0", "fusion.neighborhood_weight=0"),
     # The two dense lanes alone: no BM25 lane, no unit signals, and triggers neither add
     # terms nor raise scores (triggers.enabled would change the index's fingerprint).
-    "dense_only": ("fusion.bm25_weight=0", "triggers.max_atoms=0", "triggers.score=0",
+    "dense_only": ("fusion.bm25_weight=0", "fusion.mention_weight=0", "triggers.max_atoms=0",
+                   "triggers.score=0",
                    "seeds.query_unit_signals_enabled=false"),
     # Seeds as context: their own statements, no graph stage.
     "no_expansion": ("expand.graph_stage=false",),
@@ -63,6 +65,24 @@ class Variant(BaseModel):
     name: str
     sets: list[str]
     """``group.field=value`` overrides on top of the configured settings."""
+
+
+def profile_sets(name: str) -> list[str]:
+    """A shipped settings profile as ``group.field=value`` pairs.
+
+    >>> profile_sets("reference")[0]
+    'mentions.enabled=false'
+    """
+    path = profile_path(name)
+    if path is None:
+        raise OntoRetrieveError(f"no shipped settings profile {name!r}")
+    tables = tomllib.loads(path.read_text(encoding="utf-8"))
+    return [f"{group}.{field}={json.dumps(value)}" for group, fields in tables.items()
+            for field, value in fields.items()]
+
+
+# The reference behaviour: the shipped profile's settings over the configured ones.
+ABLATIONS["reference"] = tuple(profile_sets("reference"))
 
 
 def parse_sets(pairs: Sequence[str]) -> dict[str, dict[str, Any]]:

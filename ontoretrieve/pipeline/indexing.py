@@ -23,6 +23,7 @@ from ontoretrieve.embed import Embedder, FastEmbedder, embedding_identity
 from ontoretrieve.errors import CatalogPathError, IndexError_
 from ontoretrieve.fingerprint import differences, fingerprint
 from ontoretrieve.index_state import IndexState
+from ontoretrieve.mention_store import MentionStore, forms_key
 from ontoretrieve.records import LoadReport, LoadState
 from ontoretrieve.settings import Settings
 from ontoretrieve.settings_groups import VectorBackend
@@ -35,6 +36,7 @@ __all__ = [
     "configured_fingerprint",
     "index_status",
     "make_embedder",
+    "mention_store",
     "open_query_index",
     "sync_index",
     "tenant_dir",
@@ -46,6 +48,11 @@ log = logging.getLogger(__name__)
 def tenant_dir(settings: Settings, tenant: str = DEFAULT_TENANT) -> Path:
     """Where one tenant's index state (and Edge shards) live; the id is checked first."""
     return settings.data_dir / "index" / validate_tenant_id(tenant)
+
+
+def mention_store(settings: Settings, tenant: str = DEFAULT_TENANT) -> MentionStore:
+    """The tenant's mention forms and dictionary, beside its index state."""
+    return MentionStore(tenant_dir(settings, tenant) / "mentions", forms_key(settings.index))
 
 
 def configured_fingerprint(settings: Settings) -> dict[str, str]:
@@ -126,6 +133,7 @@ def sync_index(
         open_index=_open_index(settings, tenant),
         new_location=_new_location(settings, tenant),
         drop_location=_drop_location(settings, tenant),
+        mentions=mention_store(settings, tenant),
     )
     return report, sync.run(rebuild=rebuild, progress=progress)
 

@@ -45,7 +45,13 @@ from ontoretrieve.expand import ContextSeed, order_seeds, promote_types, schema_
 from ontoretrieve.graph_index import RoleTable, Statement, WorkingGraph
 from ontoretrieve.index_state import IndexState
 from ontoretrieve.lexical import phrase_lexemes, text_tokens
-from ontoretrieve.pipeline.indexing import DEFAULT_TENANT, make_embedder, open_query_index
+from ontoretrieve.mention_match import MentionDictionary
+from ontoretrieve.pipeline.indexing import (
+    DEFAULT_TENANT,
+    make_embedder,
+    mention_store,
+    open_query_index,
+)
 from ontoretrieve.pipeline.seeding import SeedRetriever
 from ontoretrieve.records import OntologyVersion, SeedEvidence, SeedFunnel
 from ontoretrieve.seeds import cap_for
@@ -75,6 +81,8 @@ class Retriever:
         self.reader = CatalogReader(store, catalog=Catalog.for_tenant(store, settings, tenant))
         self._embedder = embedder
         self._seeds: SeedRetriever | None = None
+        self._dictionary: list[MentionDictionary | None] = []
+        """Shared with variants: the mention dictionary, once loaded (an empty list: not yet)."""
         self.roles = RoleTable.of(settings.index.label_predicates,
                                   settings.expand.symbol_predicates)
 
@@ -98,14 +106,23 @@ class Retriever:
         other = Retriever(settings, self.store, self.index, self.state,
                           self.seed_retriever.embedder, self.tenant)
         other.reader = self.reader
+        other._dictionary = self._dictionary
         return other
 
     @property
     def seed_retriever(self) -> SeedRetriever:
         if self._seeds is None:
             embedder = self._embedder or make_embedder(self.settings)
-            self._seeds = SeedRetriever(self.settings, self.index, embedder)
+            self._seeds = SeedRetriever(self.settings, self.index, embedder,
+                                        mentions=self._mention_dictionary)
         return self._seeds
+
+    def _mention_dictionary(self) -> MentionDictionary | None:
+        """Loaded once per index, whichever variant asks first."""
+        if not self._dictionary:
+            store = mention_store(self.settings, self.tenant)
+            self._dictionary.append(store.dictionary(sorted(self.state.ontologies)))
+        return self._dictionary[0]
 
     def retrieve(self, text: str, mode: Mode = Mode.AUTO,
                  ontologies: Sequence[str] = ()) -> Context:

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from typing import Any
 
 from pydantic import BaseModel
 
-from ontoretrieve.backends.vector_index import VectorIndex
+from ontoretrieve.backends.vector_index import Lane, LaneHit, VectorIndex
 from ontoretrieve.embed import Embedder
 from ontoretrieve.fusion import best_attainable, fuse_window
 from ontoretrieve.lanes import search_lanes
@@ -25,11 +26,21 @@ from ontoretrieve.lexical import (
     text_tokens,
     unit_signal_tokens,
 )
-from ontoretrieve.pipeline.indexing import DEFAULT_TENANT, make_embedder, open_query_index
+from ontoretrieve.mention_lane import evidence_of, usable, window_hits
+from ontoretrieve.mention_match import Mention, MentionDictionary
+from ontoretrieve.mention_text import STOPWORDS
+from ontoretrieve.pipeline.indexing import (
+    DEFAULT_TENANT,
+    make_embedder,
+    mention_store,
+    open_query_index,
+)
 from ontoretrieve.records import SeedEvidence, SeedFunnel
 from ontoretrieve.seeds import Seed, cap_never_binds, select_seeds
 from ontoretrieve.settings import Settings
-from ontoretrieve.windows import make_windows_with_metrics
+from ontoretrieve.windows import Window, make_windows_with_metrics
+
+MentionLoader = Callable[[], MentionDictionary | None]
 
 __all__ = ["SeedResult", "SeedRetriever"]
 
@@ -50,10 +61,13 @@ class SeedRetriever:
     >>> # SeedRetriever.open(load_settings()).seeds("a 200 kV source")  # needs an index
     """
 
-    def __init__(self, settings: Settings, index: VectorIndex, embedder: Embedder) -> None:
+    def __init__(self, settings: Settings, index: VectorIndex, embedder: Embedder,
+                 mentions: MentionLoader | None = None) -> None:
         self.settings = settings
         self.index = index
         self.embedder = embedder
+        self._load_mentions = mentions
+        self._dictionary: MentionDictionary | None = None
         if cap_never_binds(settings.seeds, settings.windows):
             log.warning(
                 "ONTOLOGY_PATCH_MAX_ATOMS=%d can never bind: the cap is at most "
@@ -65,8 +79,24 @@ class SeedRetriever:
     @classmethod
     def open(cls, settings: Settings, tenant: str = DEFAULT_TENANT,
              embedder: Embedder | None = None) -> SeedRetriever:
-        index, _ = open_query_index(settings, tenant)
-        return cls(settings, index, embedder or make_embedder(settings))
+        index, state = open_query_index(settings, tenant)
+        store = mention_store(settings, tenant)
+        return cls(settings, index, embedder or make_embedder(settings),
+                   mentions=lambda: store.dictionary(sorted(state.ontologies)))
+
+    @property
+    def dictionary(self) -> MentionDictionary | None:
+        """The mention dictionary, loaded on first use (None: no mention lane)."""
+        if self._dictionary is None and self._load_mentions is not None:
+            self._dictionary = self._load_mentions()
+        return self._dictionary
+
+    def mentions(self, text: str) -> list[Mention]:
+        """Every usable mention in ``text`` (none when the lane is off)."""
+        s = self.settings
+        if not s.mentions.enabled or s.fusion.mention_weight <= 0 or self.dictionary is None:
+            return []
+        return usable(self.dictionary.find(text), s.mentions.max_shared)
 
     def close(self) -> None:
         self.index.close()
@@ -81,8 +111,16 @@ class SeedRetriever:
         clock.laps["embedding"] = lanes.embed_seconds
         clock.laps["search"] = lanes.search_seconds
         clock.restart()
-        fused = [fuse_window(i, per_lane, s.fusion) for i, per_lane in
-                 enumerate(lanes.per_window)]
+        mentions = self.mentions(text)
+        per_window = lanes.per_window
+        hits_per_lane = dict(lanes.hits_per_lane)
+        if mentions:
+            by_window = self._mention_hits(mentions, windows)
+            per_window = [{**lanes_of, Lane.MENTION: hits}
+                          for lanes_of, hits in zip(per_window, by_window, strict=True)]
+            hits_per_lane[Lane.MENTION.value] = sum(len(h) for h in by_window)
+        clock.lap("mentions")
+        fused = [fuse_window(i, per_lane, s.fusion) for i, per_lane in enumerate(per_window)]
         clock.lap("fusion")
         selected, counts = select_seeds(fused, len(windows), s.seeds, best_attainable(s.fusion),
                                         vectors=self.index.core_vectors)
@@ -102,16 +140,26 @@ class SeedRetriever:
             windows_built=window_metrics.windows_built, windows=window_metrics.windows_kept,
             window_bound=window_metrics.bound, queries_truncated=window_metrics.queries_truncated,
             query_sequence_limit=window_metrics.query_sequence_limit,
-            hits_per_lane=lanes.hits_per_lane, **asdict(counts), added_by_triggers=added,
+            hits_per_lane=hits_per_lane, **asdict(counts), added_by_triggers=added,
             raised_by_triggers=raised, case_demoted=demoted, case_dropped=dropped,
             added_by_unit_signals=by_signals, final_seeds=len(signalled))
-        return SeedResult(seeds=[_evidence(seed) for seed in signalled], funnel=funnel,
-                          seconds={k: round(v, 5) for k, v in clock.laps.items()})
+        return SeedResult(seeds=[_evidence(seed, mentions) for seed in signalled],
+                          funnel=funnel, seconds={k: round(v, 5) for k, v in clock.laps.items()})
+
+    def _mention_hits(self, mentions: Sequence[Mention], windows: Sequence[Window]
+                      ) -> list[list[LaneHit]]:
+        """The mention lane's hits per window, with the index payloads of their terms."""
+        iris = sorted({m.iri for m in mentions})
+        payloads = {(str(p["iri"]), str(p.get("ontology_hash", ""))): p
+                    for p in self.index.matching("iri", iris, limit=8 * len(iris))}
+        return window_hits(mentions, windows, payloads, self.settings.fusion.mention_top_k)
 
     def _trigger_matches(self, text: str) -> list[dict[str, Any]]:
         if not self.settings.triggers.enabled:
             return []
         tokens = list(dict.fromkeys(text_tokens(text)))
+        if self.settings.triggers.skip_stopwords:
+            tokens = [t for t in tokens if t.casefold() not in STOPWORDS]
         return self.index.matching("triggers", tokens) if tokens else []
 
     def _unit_matches(self, tokens: list[str]) -> dict[str, list[dict[str, Any]]]:
@@ -136,7 +184,7 @@ class _Clock:
         self._last = now
 
 
-def _evidence(seed: Seed) -> SeedEvidence:
+def _evidence(seed: Seed, mentions: Sequence[Mention]) -> SeedEvidence:
     payload = seed.payload
     return SeedEvidence(
         iri=seed.iri, score=round(seed.score, 6), origin=seed.origin.value,
@@ -147,4 +195,4 @@ def _evidence(seed: Seed) -> SeedEvidence:
         windows=list(seed.windows),
         lanes=[{"window": w, "lane": e.lane.value, "rank": e.rank,
                 "raw_score": round(e.raw_score, 6)} for w, e in seed.evidence],
-        notes=list(seed.notes))
+        mentions=evidence_of(mentions, seed.iri), notes=list(seed.notes))

@@ -19,7 +19,8 @@ from ontoretrieve.settings_groups import (
     TriggerSettings,
 )
 
-NO_FLOORS = {"per_role_atom_floor": 0, "per_ontology_atom_floor": 0}
+NO_FLOORS = {"per_role_atom_floor": 0, "per_ontology_atom_floor": 0, "cut": "cap"}
+"""The reference cut without its floors (the evidence cut has tests of its own)."""
 
 
 def fh(iri: str, score: float, window: int = 0, role: str = "resource", onto: str = "o1",

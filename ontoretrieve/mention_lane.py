@@ -1,0 +1,76 @@
+"""The mention lane on the query path: mentions -> a ranked hit list per window.
+
+Pure. The dictionary finds every mention of the text once; each window gets
+the terms named by spans that start inside it, ranked by their strongest
+mention (kind, span length, ambiguity, nesting; see ``Mention.strength``),
+as ``LaneHit`` s that fuse like any other lane's. A term needs its index
+payload to become a hit: a mention of a term the index does not hold (a
+stale dictionary) is dropped.
+
+>>> from ontoretrieve.mention_match import Mention
+>>> from ontoretrieve.windows import Window
+>>> m = Mention("http://x/t", "h1", 2, 6, "cell", "cell", " cell ", "label", True, 1)
+>>> payloads = {("http://x/t", "h1"): {"iri": "http://x/t", "ontology_hash": "h1"}}
+>>> [[h.payload["iri"] for h in hits] for hits in
+...  window_hits([m], [Window(0, "a cell", 0, 6)], payloads, depth=10)]
+[['http://x/t']]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ontoretrieve.backends.vector_index import LaneHit, point_id
+from ontoretrieve.mention_match import Mention
+from ontoretrieve.windows import Window
+
+__all__ = ["evidence_of", "usable", "window_hits"]
+
+PayloadKey = tuple[str, str]
+"""(iri, ontology hash)."""
+
+
+def usable(mentions: Sequence[Mention], max_shared: int) -> list[Mention]:
+    """Mentions whose form is shared by at most ``max_shared`` terms (0: all)."""
+    return [m for m in mentions if not max_shared or m.shared_by <= max_shared]
+
+
+def window_hits(mentions: Sequence[Mention], windows: Sequence[Window],
+                payloads: Mapping[PayloadKey, Mapping[str, Any]], depth: int
+                ) -> list[list[LaneHit]]:
+    """Per window, the terms its mentions name, strongest first, at most ``depth``."""
+    result: list[list[LaneHit]] = []
+    for window in windows:
+        best: dict[PayloadKey, float] = {}
+        for m in mentions:
+            if window.start <= m.start < window.end or (
+                    m.start < window.start < m.end):  # a span across the window's edge
+                key = (m.iri, m.ontology_hash)
+                if key in payloads:
+                    best[key] = max(best.get(key, 0.0), m.strength)
+        ranked = sorted(best.items(), key=lambda kv: (-kv[1], kv[0]))[:depth]
+        result.append([LaneHit(point_id("mention|" + "|".join(key)), strength,
+                               dict(payloads[key])) for key, strength in ranked])
+    return result
+
+
+def evidence_of(mentions: Sequence[Mention], iri: str) -> list[dict[str, object]]:
+    """The spans that named ``iri``, for its seed's evidence (strongest first).
+
+    >>> m = Mention("http://x/t", "h1", 2, 6, "cell", "cell", " cell ", "label", True, 1)
+    >>> evidence_of([m], "http://x/t")[0]["span"]
+    [2, 6]
+    """
+    found = sorted((m for m in mentions if m.iri == iri),
+                   key=lambda m: (-m.strength, m.start))
+    seen: set[tuple[int, int, str]] = set()
+    spans = []
+    for m in found:
+        if (m.start, m.end, m.form) in seen:
+            continue
+        seen.add((m.start, m.end, m.form))
+        spans.append({"span": [m.start, m.end], "text": m.text, "form": m.form,
+                      "kind": m.kind, "exact_case": m.exact_case, "shared_by": m.shared_by,
+                      "contained": m.contained, "strength": round(m.strength, 4)})
+    return spans

@@ -1,0 +1,141 @@
+"""Text normalization shared by the mention lane's forms and its queries.
+
+Pure. A text and a surface form are cut into the same tokens, so that a form
+names a span exactly when its token keys occur, in order and whole, among the
+text's token keys:
+
+- tokens are runs of letters or of digits (``BRCA1`` -> ``BRCA`` ``1``,
+  ``5mV`` -> ``5`` ``mV``), or one punctuation character; hyphens, slashes
+  and underscores separate tokens, so "T-cell", "T cell" and "T_cell" agree;
+- the text is NFKC-normalized first (``ﬁ`` -> ``fi``, ``µ`` -> ``μ``), one
+  character at a time so that every token keeps its offsets in the original;
+- the *folded* key of a word token is its case-folded Snowball English stem
+  ("Cells" -> ``cell``, "signalling" -> ``signal``); punctuation has no
+  folded key, so "T-cell" and "T cell" agree;
+- the *exact* key keeps the case (for symbols: ``mV`` is not ``MV``) and the
+  punctuation (``m/s``), and drops a plural "s" after a capital or a digit
+  ("ESTs" -> ``EST``).
+
+>>> [t.text for t in tokenize("The 5mV T-cell (BRCA1)")]
+['The', '5', 'mV', 'T', '-', 'cell', '(', 'BRCA', '1', ')']
+>>> folded_keys(tokenize("Embryonic stem cells"))
+['embryon', 'stem', 'cell']
+>>> exact_key("ESTs")
+'EST'
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import Stemmer
+
+__all__ = [
+    "STOPWORDS",
+    "Token",
+    "exact_key",
+    "fold_word",
+    "folded_keys",
+    "is_stopword_phrase",
+    "tokenize",
+]
+
+# Runs of letters (with combining marks), runs of digits, or one other visible character.
+_TOKEN = re.compile(r"(?:[^\W\d_]|[\u0300-\u036f])+|\d+|[^\w\s]", re.UNICODE)
+
+STOPWORDS = frozenset({
+    "a", "an", "and", "are", "as", "at", "be", "been", "being", "but", "by", "can", "could",
+    "did", "do", "does", "for", "from", "had", "has", "have", "he", "her", "his", "i", "if",
+    "in", "into", "is", "it", "its", "itself", "may", "might", "more", "most", "no", "nor",
+    "not", "of", "on", "or", "our", "she", "should", "so", "some", "such", "than", "that",
+    "the", "their", "them", "then", "there", "these", "they", "this", "those", "to", "too",
+    "was", "we", "were", "what", "when", "where", "which", "while", "who", "whom", "why",
+    "will", "with", "would", "you", "your", "all", "any", "both", "each", "few", "other",
+    "over", "under", "very", "also", "only", "same", "just", "own", "out", "up", "down", "off",
+    "again", "further", "once", "here", "how", "one", "two",
+})
+"""English function words. A form made only of them ("IS", "ARE", "all", a genus
+labelled "This") names nothing in ordinary text, whatever its case."""
+
+_STEMMER = Stemmer.Stemmer("english")
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One token of a text, with its character offsets in the original text."""
+
+    text: str
+    """NFKC-normalized."""
+    start: int
+    end: int
+
+    @property
+    def is_word(self) -> bool:
+        return self.text[0].isalnum()
+
+
+def tokenize(text: str) -> list[Token]:
+    """Tokens of ``text`` with offsets into ``text`` itself (not its NFKC form).
+
+    >>> [(t.text, t.start, t.end) for t in tokenize("ﬁn 4-15")]
+    [('fin', 0, 2), ('4', 3, 4), ('-', 4, 5), ('15', 5, 7)]
+    """
+    normalized, origin = _nfkc_with_origin(text)
+    tokens = []
+    for match in _TOKEN.finditer(normalized):
+        start, end = match.span()
+        tokens.append(Token(match.group(), origin[start], origin[end - 1] + 1))
+    return tokens
+
+
+def _nfkc_with_origin(text: str) -> tuple[str, list[int]]:
+    """NFKC of ``text`` and, per output character, the input character it came from."""
+    if text.isascii():
+        return text, list(range(len(text)))
+    parts: list[str] = []
+    origin: list[int] = []
+    for position, char in enumerate(text):
+        normal = unicodedata.normalize("NFKC", char)
+        parts.append(normal)
+        origin.extend([position] * len(normal))
+    return "".join(parts), origin
+
+
+@lru_cache(maxsize=200_000)
+def fold_word(word: str) -> str:
+    """The folded key of one word token: case-folded, then stemmed.
+
+    >>> [fold_word(w) for w in ["Nuclei", "days", "IS", "signalling"]]
+    ['nuclei', 'day', 'is', 'signal']
+    """
+    folded = word.casefold()
+    return _STEMMER.stemWord(folded) if folded.isalpha() and len(folded) > 3 else folded
+
+
+def folded_keys(tokens: Sequence[Token]) -> list[str]:
+    """Folded keys of the word tokens (punctuation has none)."""
+    return [fold_word(t.text) for t in tokens if t.is_word]
+
+
+def exact_key(token: str) -> str:
+    """The case-kept key of one token: a plural "s" after a capital or digit is dropped.
+
+    >>> [exact_key(t) for t in ["mRNAs", "ES", "mV", "Gs", "cells"]]
+    ['mRNA', 'ES', 'mV', 'G', 'cells']
+    """
+    if len(token) >= 2 and token.endswith("s") and (token[-2].isupper() or token[-2].isdigit()):
+        return token[:-1]
+    return token
+
+
+def is_stopword_phrase(keys: Sequence[str]) -> bool:
+    """True when every key is a function word (or there are none).
+
+    >>> is_stopword_phrase(["is"]), is_stopword_phrase(["the", "cell"])
+    (True, False)
+    """
+    return all(k.casefold() in STOPWORDS for k in keys)

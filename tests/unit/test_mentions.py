@@ -1,0 +1,208 @@
+"""The mention lane: normalization, matching rules, offsets, ambiguity, the lane's hits."""
+
+from __future__ import annotations
+
+import pyoxigraph as ox
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ontoretrieve.backends.vector_index import Lane
+from ontoretrieve.fusion import LaneEvidence
+from ontoretrieve.lanes import without_numbers
+from ontoretrieve.mention_forms import term_forms
+from ontoretrieve.mention_lane import evidence_of, usable, window_hits
+from ontoretrieve.mention_match import Mention, MentionDictionary, abbreviations, form_keys
+from ontoretrieve.mention_text import exact_key, fold_word, tokenize
+from ontoretrieve.seeds import MergedTerm, evidence_cut, supported
+from ontoretrieve.settings_groups import IndexSettings, SeedSettings
+from ontoretrieve.windows import Window
+
+X = "http://x/"
+
+
+def dictionary(*terms: tuple[str, tuple[tuple[str, str], ...]],
+               content_hash: str = "h1") -> MentionDictionary:
+    from ontoretrieve.mention_forms import TermForms
+
+    return MentionDictionary.build([(content_hash, [TermForms(X + iri, forms)
+                                                    for iri, forms in terms])])
+
+
+def names(found: list[Mention]) -> list[str]:
+    return [m.iri.removeprefix(X) for m in found]
+
+
+# -- normalization ---------------------------------------------------------------------
+
+
+def test_nfkc_case_folding_and_stemming_agree_between_form_and_text() -> None:
+    d = dictionary(("fin", (("fin protein", "label"),)),
+                   ("nucleus", (("Cell Nucleus", "label"),)))
+    assert names(d.find("ﬁn proteins")) == ["fin"]  # ligature, plural
+    assert names(d.find("the CELL NUCLEI")) == []  # an irregular plural is not a stem
+    assert names(d.find("cell nucleus")) == ["nucleus"]
+    assert fold_word("Signalling") == fold_word("signals") == "signal"
+
+
+def test_hyphen_slash_and_space_variants_name_the_same_form() -> None:
+    d = dictionary(("tcell", (("T-cell receptor", "label"),)))
+    for text in ("T cell receptor", "T-cell receptor", "T/cell receptors", "t_cell receptor"):
+        assert names(d.find(text)) == ["tcell"], text
+
+
+def test_symbols_keep_their_case_and_their_punctuation() -> None:
+    d = dictionary(("MilliV", (("millivolt", "label"), ("mV", "symbol"))),
+                   ("MegaV", (("megavolt", "label"), ("MV", "symbol"))),
+                   ("MPS", (("metre per second", "label"), ("m/s", "symbol"))))
+    assert names(d.find("a 5 mV step")) == ["MilliV"]
+    assert names(d.find("a 5 MV step")) == ["MegaV"]
+    assert names(d.find("at 3 m/s")) == ["MPS"]
+    assert names(d.find("at 3 m s")) == []
+
+
+def test_code_shaped_forms_match_with_case_and_a_plural_s() -> None:
+    d = dictionary(("mrna", (("mRNA", "exact"),)), ("brca1", (("BRCA1", "label"),)))
+    assert names(d.find("the mRNAs of BRCA1")) == ["mrna", "brca1"]
+    assert names(d.find("MRNA and brca1")) == []
+    assert exact_key("ESTs") == "EST"
+
+
+# -- what never matches ------------------------------------------------------------------
+
+
+def test_numbers_never_name_a_term_and_never_reach_the_bm25_query() -> None:
+    assert form_keys("15", "label") is None
+    d = dictionary(("cal", (("CAL 15 DEG C", "local_name"),)), ("fifteen", (("15", "label"),)))
+    assert d.find("for 4-15 days") == []
+    assert without_numbers("for 4-15 days at 3.5 h") == "for days at h"
+
+
+def test_function_words_never_fire_whatever_their_case() -> None:
+    d = dictionary(("is", (("IS", "exact"),)), ("genus", (("This", "label"),)),
+                   ("all", (("all", "related"),)), ("inch", (("in", "symbol"),)))
+    assert d.find("This is all in the text") == []
+
+
+def test_one_character_symbols_only_after_a_number() -> None:
+    d = dictionary(("M", (("metre", "label"), ("m", "symbol"))),
+                   ("PERCENT", (("percent", "label"), ("%", "symbol"))))
+    assert names(d.find("a 10 m pole, 31% of them")) == ["M", "PERCENT"]
+    assert d.find("m is a letter and % a sign") == []
+
+
+def test_worded_local_names_are_forms() -> None:
+    triples = [q.triple for q in ox.parse(
+        b"<http://x/birthPlace> a <http://www.w3.org/2002/07/owl#ObjectProperty> .\n"
+        b"<http://x/has_part> <http://www.w3.org/2000/01/rdf-schema#comment> 'c' .",
+        format=ox.RdfFormat.TURTLE)]
+    forms = {t.iri: t.forms for t in term_forms(triples, IndexSettings())}
+    assert forms["http://x/birthPlace"] == (("birth Place", "local_name"),)
+    assert forms["http://x/has_part"] == (("has part", "local_name"),)
+    d = dictionary(("birthPlace", forms["http://x/birthPlace"]))
+    assert names(d.find("his birth place was Rome")) == ["birthPlace"]
+
+
+def test_obo_synonyms_keep_their_kind() -> None:
+    data = b"""@prefix oio: <http://www.geneontology.org/formats/oboInOwl#> .
+    @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+    <http://x/GO_0005634> rdfs:label "nucleus" ; oio:hasExactSynonym "cell nucleus" ;
+        oio:hasRelatedSynonym "karyon" ; oio:hasBroadSynonym "organelle core" ."""
+    triples = [q.triple for q in ox.parse(data, format=ox.RdfFormat.TURTLE)]
+    (term,) = term_forms(triples, IndexSettings())
+    assert term.forms == (("nucleus", "label"), ("cell nucleus", "exact"),
+                          ("karyon", "related"), ("organelle core", "broad"))
+
+
+# -- matching rules ----------------------------------------------------------------------
+
+
+def test_every_overlapping_match_with_offsets_longest_first() -> None:
+    d = dictionary(("esc", (("embryonic stem cell", "label"),)),
+                   ("stem", (("stem cell", "label"),)), ("cell", (("cell", "label"),)))
+    text = "Mouse embryonic stem cells."
+    found = d.find(text)
+    assert [(n, text[m.start:m.end]) for n, m in zip(names(found), found, strict=True)] == [
+        ("esc", "embryonic stem cells"), ("stem", "stem cells"), ("cell", "cells")]
+    assert [m.contained for m in found] == [False, True, True]
+    assert found[0].strength > found[1].strength
+
+
+def test_a_form_shared_by_many_terms_is_weak_evidence_for_each() -> None:
+    shared = [(f"c{i}", (("country", "label"),)) for i in range(8)]
+    d = dictionary(*shared, ("uniq", (("country code", "label"),)))
+    found = d.find("the country code")
+    by_name = {m.iri.removeprefix(X): m for m in found}
+    assert by_name["c0"].shared_by == 8 and by_name["uniq"].shared_by == 1
+    assert by_name["c0"].strength < by_name["uniq"].strength / 3
+    assert {m.iri for m in usable(found, max_shared=4)} == {X + "uniq"}
+
+
+def test_exact_case_is_reported() -> None:
+    d = dictionary(("nucleus", (("Nucleus", "label"),)))
+    assert [m.exact_case for m in d.find("Nucleus and nucleus")] == [True, False]
+
+
+def test_abbreviations_defined_in_the_text_resolve_later_uses() -> None:
+    assert abbreviations(tokenize("open reading frames (ORFs) and (n = 3)")) == {
+        "ORF": ["open", "read", "frame"]}
+    assert abbreviations(tokenize("a value (N) and (p < 0.05)")) == {}
+    d = dictionary(("esc", (("embryonic stem cell", "label"),)))
+    text = "embryonic stem (ES) cells were grown; ES cells divide"
+    found = d.find(text)
+    assert [text[m.start:m.end] for m in found] == ["embryonic stem (ES) cells", "ES cells"]
+    assert d.find("ES cells divide") == []  # undefined here, so not resolved
+
+
+words = st.sampled_from(["cell", "Cells", "stem", "T", "-", "mV", "nucleus", "ﬁn", "of",
+                         "(", ")", "15", "µm", "ES", "embryonic", "/", "Ä"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(words, min_size=1, max_size=12), st.lists(st.sampled_from(" \t\n"),
+                                                          min_size=12, max_size=12))
+def test_every_reported_span_normalizes_to_its_form(parts: list[str], gaps: list[str]) -> None:
+    d = dictionary(("a", (("stem cell", "label"),)), ("b", (("mV", "symbol"),)),
+                   ("c", (("T-cell", "label"),)), ("d", (("µm", "symbol"),)),
+                   ("e", (("nucleus of cell", "label"),)), ("f", (("fin", "label"),)),
+                   ("g", (("embryonic stem cell", "label"),)))
+    text = "".join(p + g for p, g in zip(parts, gaps, strict=False))
+    for m in d.find(text):
+        assert text[m.start:m.end] == m.text
+        keyed = form_keys(m.text, m.kind)
+        assert keyed is not None and keyed[1] == m.key, (text, m)
+        assert form_keys(m.form, m.kind) == keyed
+
+
+# -- the lane and the cut ----------------------------------------------------------------
+
+
+def test_window_hits_rank_by_strength_and_skip_terms_the_index_lacks() -> None:
+    d = dictionary(("esc", (("embryonic stem cell", "label"),)),
+                   ("cell", (("cell", "related"),)), ("ghost", (("stem", "label"),)))
+    text = "embryonic stem cells. A cell."
+    found = d.find(text)
+    payloads = {(X + n, "h1"): {"iri": X + n} for n in ("esc", "cell")}
+    windows = [Window(0, text[:21], 0, 21), Window(1, text[22:], 22, len(text))]
+    hits = window_hits(found, windows, payloads, depth=10)
+    assert [[h.payload["iri"].removeprefix(X) for h in w] for w in hits] == [
+        ["esc", "cell"], ["cell"]]
+    assert evidence_of(found, X + "esc")[0]["text"] == "embryonic stem cells"
+
+
+def term(iri: str, score: float, *evidence: tuple[Lane, int, float]) -> MergedTerm:
+    return MergedTerm(iri, score, score, {}, (0,),
+                      tuple((0, LaneEvidence(lane, rank, raw)) for lane, rank, raw in evidence))
+
+
+def test_the_evidence_cut_keeps_mentions_agreement_and_near_best_scores() -> None:
+    config = SeedSettings()
+    merged = [term("best", 1.0, (Lane.CORE, 1, 0.6)),
+              term("near", 0.55, (Lane.CORE, 2, 0.5)),
+              term("named", 0.1, (Lane.MENTION, 9, 0.8), (Lane.CORE, 30, 0.3)),
+              term("weakly named", 0.1, (Lane.MENTION, 9, 0.1)),
+              term("agreed", 0.2, (Lane.CORE, 3, 0.4), (Lane.BM25, 2, 5.0)),
+              term("dense only", 0.3, (Lane.CORE, 3, 0.4), (Lane.NEIGHBORHOOD, 1, 0.5)),
+              term("alone", 0.2, (Lane.BM25, 5, 3.0))]
+    kept = [m.iri for m in evidence_cut(merged, config)]
+    assert kept == ["best", "near", "named", "agreed"]
+    assert supported(merged[4], 1.0, SeedSettings(agreement_rank=1)) is None
