@@ -290,8 +290,10 @@ def seeds_command(
         lanes = " ".join(
             (f"w{e['window']}:" if several else "") + f"{_LANE_SHORT[str(e['lane'])]}@{e['rank']}"
             for e in seed.lanes[:4])
+        spans = " ".join(f'"{m["text"]}"' for m in seed.mentions[:2])
         table.add_row(str(rank), _short(seed.iri, 44, keep="end"), f"{seed.score:.3f}",
-                      lanes or ", ".join(seed.notes) or seed.origin)
+                      " ".join(x for x in (lanes, spans) if x)
+                      or ", ".join(seed.notes) or seed.origin)
     out.print(table)
     funnel = result.funnel
     out.print(f"{funnel.windows} windows, {funnel.fused_candidates} candidates, "
@@ -299,7 +301,7 @@ def seeds_command(
               + ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in result.seconds.items()))
 
 
-_LANE_SHORT = {"core": "core", "neighborhood": "nbhd", "bm25": "bm25"}
+_LANE_SHORT = {"core": "core", "neighborhood": "nbhd", "bm25": "bm25", "mention": "mention"}
 
 
 def _text_argument(text: str | None, file: Path | None) -> str:

@@ -174,6 +174,9 @@ class EmbedSettings(_Group):
     document_prefix: str = ""
     batch_size: int = ref("VECTOR_STORE_EMBEDDING_BATCH_SIZE", 64, ge=1)
     reindex_concurrency: int = ref("VECTOR_STORE_REINDEX_CONCURRENCY", 2, ge=1)
+    document_cache: bool = True
+    """Keep document vectors by model and text (``data_dir/embeddings``), so a rebuild
+    embeds only the texts it has not seen."""
 
 
 class VectorIndexSettings(_Group):

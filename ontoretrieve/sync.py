@@ -44,6 +44,7 @@ from ontoretrieve.backends.vector_index import (
 )
 from ontoretrieve.catalog_store import Catalog
 from ontoretrieve.embed import Embedder
+from ontoretrieve.embed_cache import CachedEmbedder
 from ontoretrieve.errors import EmbeddingContractMismatchError
 from ontoretrieve.fingerprint import differences
 from ontoretrieve.index_state import IndexedOntology, IndexState
@@ -78,6 +79,8 @@ class SyncReport(BaseModel):
     """``done``, ``nothing to prune`` or why it was skipped."""
     seconds: float
     embed_seconds: float
+    texts_from_cache: int = 0
+    """Texts whose vectors came from the document cache instead of the model."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +181,8 @@ class IndexSync:
                 abandoned = IndexState.load(work_path)  # an earlier rebuild was killed
                 if abandoned is not None and abandoned.location != state.location:
                     self._drop_location(abandoned.location)
+            if state is not None:
+                self._keep_old_vectors(state)
             state = IndexState(backend=self.settings.vector_index.backend.value,
                                location=self._new_location(),
                                dimension=self.embedder.dimension,
@@ -239,7 +244,10 @@ class IndexSync:
         if old_location is not None and old_location != state.location:
             self._drop_location(old_location)
         self._sync_forms(state, desired, plan.remove, progress)
-        return self._report(state, rebuild, plan, state.points, counters, started)
+        report = self._report(state, rebuild, plan, state.points, counters, started)
+        if isinstance(self._embedder, CachedEmbedder):
+            report.texts_from_cache = self._embedder.reused
+        return report
 
     @staticmethod
     def _report(state: IndexState, rebuild: bool, plan: SyncPlan, atoms_total: int,
@@ -275,6 +283,25 @@ class IndexSync:
                 if progress:
                     progress("atomize", done, len(hashes))
         return jobs
+
+    def _keep_old_vectors(self, old: IndexState) -> None:
+        """Before a rebuild, copy the old index's vectors into the document cache.
+
+        Only when the cache is on and the model is the same: then every text
+        the rebuild shares with the old index costs a lookup, not an embedding.
+        """
+        embedder = self.embedder
+        same_model = all(old.fingerprint.get(k) == v for k, v in self.fingerprint.items()
+                         if k.startswith("embed."))
+        if not isinstance(embedder, CachedEmbedder) or not same_model:
+            return
+        if old.backend != self.settings.vector_index.backend.value:
+            return
+        index = self._open_index(old.location, old.dimension)
+        try:
+            embedder.cache.fill_from(index)
+        finally:
+            index.close()
 
     def _sync_forms(self, state: IndexState, desired: Mapping[str, list[OntologyVersion]],
                     removed: Sequence[str], progress: SyncProgress | None) -> None:

@@ -7,7 +7,7 @@ tests and congruence checks against ``EdgeIndex``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +18,7 @@ from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedR
 from ontoretrieve.backends.vector_index import (
     HIT_FIELDS,
     KEYWORD_FIELDS,
+    TEXT_FIELDS,
     DenseVector,
     IndexPoint,
     Lane,
@@ -119,6 +120,18 @@ class QdrantClientIndex:
                 if key not in found and isinstance(record.vector, dict):
                     found[key] = _stored(record.vector)
         return found
+
+    def scroll_vectors(self, batch: int = 512
+                       ) -> Iterator[list[tuple[dict[str, Any], StoredVectors]]]:
+        offset: Any = None
+        while True:
+            records, offset = self._call(self._client.scroll, self.collection, offset=offset,
+                                         limit=batch, with_payload=TEXT_FIELDS,
+                                         with_vectors=True)
+            yield [(dict(r.payload or {}), _stored(r.vector)) for r in records
+                   if isinstance(r.vector, dict)]
+            if offset is None:
+                break
 
     def search(self, lane: Lane, queries: Sequence[DenseVector] | Sequence[SparseVector],
                limit: int) -> list[list[LaneHit]]:

@@ -6,7 +6,7 @@ lane for all windows of a unit run as one ``query_batch``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +16,7 @@ import qdrant_edge as qe
 from ontoretrieve.backends.vector_index import (
     HIT_FIELDS,
     KEYWORD_FIELDS,
+    TEXT_FIELDS,
     DenseVector,
     IndexPoint,
     Lane,
@@ -93,6 +94,16 @@ class EdgeIndex:
                 if key not in found:
                     found[key] = _stored(record.vector)
         return found
+
+    def scroll_vectors(self, batch: int = 512
+                       ) -> Iterator[list[tuple[dict[str, Any], StoredVectors]]]:
+        offset = None
+        while True:
+            records, offset = self._shard.scroll(qe.ScrollRequest(
+                offset=offset, limit=batch, with_payload=TEXT_FIELDS, with_vector=True))
+            yield [(dict(r.payload or {}), _stored(r.vector)) for r in records]
+            if offset is None:
+                break
 
     def search(self, lane: Lane, queries: Sequence[DenseVector] | Sequence[SparseVector],
                limit: int) -> list[list[LaneHit]]:

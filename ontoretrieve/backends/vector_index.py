@@ -16,7 +16,7 @@ Adapters: ``EdgeIndex`` (Qdrant Edge, in-process, the default) and
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol, runtime_checkable
@@ -30,6 +30,7 @@ from ontoretrieve.errors import IndexError_
 __all__ = [
     "HIT_FIELDS",
     "KEYWORD_FIELDS",
+    "TEXT_FIELDS",
     "VECTOR_LANES",
     "IndexPoint",
     "Lane",
@@ -48,6 +49,9 @@ KEYWORD_FIELDS = ("ontology_iri", "ontology_version", "ontology_hash", "iri", "a
 HIT_FIELDS = ["iri", "ontology_iri", "ontology_version", "ontology_hash", "role", "is_header",
               "labels", "symbols"]
 """The payload a search hit carries: what fusion and the seed rules read (not the texts)."""
+
+TEXT_FIELDS = ["core_text", "neighborhood_text", "sparse_text"]
+"""The payload fields that hold the texts a point's vectors were computed from."""
 
 DenseVector = npt.NDArray[np.float32]
 
@@ -124,6 +128,11 @@ class VectorIndex(Protocol):
     def search(self, lane: Lane, queries: Sequence[DenseVector] | Sequence[SparseVector],
                limit: int) -> list[list[LaneHit]]:
         """One ranked hit list per query, best first, in one batch where possible."""
+        ...
+
+    def scroll_vectors(self, batch: int = 512
+                       ) -> Iterator[list[tuple[dict[str, Any], StoredVectors]]]:
+        """Every point's texts (``TEXT_FIELDS`` of its payload) and vectors, in batches."""
         ...
 
     def matching(self, field: str, values: Sequence[str], limit: int = 256

@@ -20,6 +20,7 @@ from ontoretrieve.backends.qdrant_edge import EdgeIndex
 from ontoretrieve.backends.vector_index import VectorIndex
 from ontoretrieve.catalog_store import Catalog, ProgressCallback
 from ontoretrieve.embed import Embedder, FastEmbedder, embedding_identity
+from ontoretrieve.embed_cache import CachedEmbedder, EmbeddingCache, cache_path
 from ontoretrieve.errors import CatalogPathError, IndexError_
 from ontoretrieve.fingerprint import differences, fingerprint
 from ontoretrieve.index_state import IndexState
@@ -64,6 +65,14 @@ def configured_fingerprint(settings: Settings) -> dict[str, str]:
 def make_embedder(settings: Settings) -> Embedder:
     """The configured embedder (loads the model: about a second)."""
     return FastEmbedder(settings.embed, settings.data_dir / "models")
+
+
+def document_embedder(settings: Settings, embedder: Embedder) -> Embedder:
+    """The embedder an index sync uses: through the document cache unless it is off."""
+    if not settings.embed.document_cache:
+        return embedder
+    folder = settings.data_dir / "embeddings"
+    return CachedEmbedder(embedder, EmbeddingCache(cache_path(folder, embedder.identity)))
 
 
 def _open_index(settings: Settings, tenant: str) -> Callable[[str, int], VectorIndex]:
@@ -129,7 +138,7 @@ def sync_index(
     sync = IndexSync(
         settings, catalog, state_path,
         configured_fingerprint(settings),
-        embedder=(lambda: embedder) if embedder is not None else lambda: make_embedder(settings),
+        embedder=lambda: document_embedder(settings, embedder or make_embedder(settings)),
         open_index=_open_index(settings, tenant),
         new_location=_new_location(settings, tenant),
         drop_location=_drop_location(settings, tenant),

@@ -1,0 +1,139 @@
+"""The mention lane with the real model and stores: forms follow the sync, seeds show spans."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ontoretrieve.backends import OxigraphStore
+from ontoretrieve.catalog_store import Catalog
+from ontoretrieve.embed import FastEmbedder
+from ontoretrieve.pipeline import SeedRetriever, sync_index
+from ontoretrieve.pipeline.indexing import mention_store
+from ontoretrieve.settings import Settings, load_settings
+
+pytestmark = pytest.mark.integration
+
+MINI = "http://example.org/mini#"
+
+
+def settings_for(tmp_path: Path, **overrides: Any) -> Settings:
+    return load_settings(data_dir=tmp_path / "data", **overrides)
+
+
+def forms_files(settings: Settings) -> set[str]:
+    folder = mention_store(settings).folder
+    return {p.name.split("-")[0] for p in folder.glob("*.json.gz")}
+
+
+def hashes(store: OxigraphStore) -> set[str]:
+    return {v.content_hash for v in Catalog(store).versions()}
+
+
+def named(settings: Settings, embedder: FastEmbedder, text: str) -> dict[str, list[str]]:
+    retriever = SeedRetriever.open(settings, embedder=embedder)
+    try:
+        return {s.iri: [m["text"] for m in s.mentions] for s in retriever.seeds(text).seeds
+                if s.mentions}
+    finally:
+        retriever.close()
+
+
+@pytest.mark.parametrize("backend", ["edge", "qdrant"])
+def test_forms_follow_add_change_and_remove(tmp_path: Path, catalog_dir: Path,
+                                            real_embedder: FastEmbedder, backend: str) -> None:
+    settings = settings_for(tmp_path, vector_index={"backend": backend})
+    store = OxigraphStore.in_memory()
+    sync_index(settings, store, catalog_path=catalog_dir, embedder=real_embedder)
+    assert forms_files(settings) == hashes(store)
+    assert named(settings, real_embedder, "Each sensor observes things.") == {
+        MINI + "Sensor": ["sensor"], MINI + "observes": ["observes"]}
+
+    mini = catalog_dir / "mini.ttl"  # change: a new label is a new form
+    mini.write_text(mini.read_text().replace('rdfs:label "device"@en .',
+                                             'rdfs:label "device"@en , "gadget"@en .'))
+    sync_index(settings, store, catalog_path=catalog_dir, embedder=real_embedder)
+    assert forms_files(settings) == hashes(store)
+    assert MINI + "Device" in named(settings, real_embedder, "A gadget was used.")
+
+    (catalog_dir / "sub" / "second.ttl").unlink()  # remove: its forms go with it
+    (catalog_dir / "extra.ttl").write_text(  # add: a new ontology's forms join
+        "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+        "<http://example.org/extra#Probe> rdfs:label \"voltage probe\" .\n")
+    sync_index(settings, store, catalog_path=catalog_dir, embedder=real_embedder)
+    assert forms_files(settings) == hashes(store) and len(hashes(store)) == 2
+    found = named(settings, real_embedder, "The voltage probes and thing two.")
+    assert "http://example.org/extra#Probe" in found
+    assert "http://example.org/second#Thing2" not in found
+
+
+def test_an_index_without_forms_gets_them_without_reembedding(
+        tmp_path: Path, catalog_dir: Path, real_embedder: FastEmbedder) -> None:
+    settings = settings_for(tmp_path)
+    store = OxigraphStore.in_memory()
+    sync_index(settings, store, catalog_path=catalog_dir, embedder=real_embedder)
+    folder = mention_store(settings).folder
+    for path in folder.iterdir():  # as an index built before the mention lane
+        path.unlink()
+    _, report = sync_index(settings, store, embedder=real_embedder)
+    assert report.atoms_embedded == 0 and forms_files(settings) == hashes(store)
+
+
+def test_seed_evidence_and_the_reference_profile(tmp_path: Path, catalog_dir: Path,
+                                                  real_embedder: FastEmbedder) -> None:
+    settings = settings_for(tmp_path)
+    store = OxigraphStore.in_memory()
+    sync_index(settings, store, catalog_path=catalog_dir, embedder=real_embedder)
+    retriever = SeedRetriever.open(settings, embedder=real_embedder)
+    try:
+        result = retriever.seeds("The sensor observes an observable property.")
+    finally:
+        retriever.close()
+    by_iri = {s.iri: s for s in result.seeds}
+    span, inner = by_iri[MINI + "Property"].mentions  # strongest first
+    assert span["span"] == [23, 42] and span["text"] == "observable property"
+    assert span["kind"] == "label" and span["shared_by"] == 1 and not span["contained"]
+    assert inner["kind"] == "local_name" and inner["text"] == "property" and inner["contained"]
+    assert any(e["lane"] == "mention" for e in by_iri[MINI + "Property"].lanes)
+    assert result.funnel.hits_per_lane["mention"] >= 3
+    assert result.funnel.after_evidence is not None
+    json.dumps(result.model_dump())  # the evidence is JSON as it stands
+
+    reference = load_settings("reference", data_dir=tmp_path / "data")
+    old = SeedRetriever.open(reference, embedder=real_embedder)
+    try:
+        plain = old.seeds("The sensor observes an observable property.")
+    finally:
+        old.close()
+    assert all(not s.mentions for s in plain.seeds)
+    assert "mention" not in plain.funnel.hits_per_lane and plain.funnel.after_evidence is None
+
+
+def test_a_rebuild_embeds_only_texts_it_has_not_seen(
+        tmp_path: Path, catalog_dir: Path, real_embedder: FastEmbedder) -> None:
+    from ontoretrieve.pipeline import open_query_index
+
+    settings = settings_for(tmp_path)
+    store = OxigraphStore.in_memory()
+    _, first = sync_index(settings, store, catalog_path=catalog_dir, embedder=real_embedder)
+    before, _ = open_query_index(settings)
+    vectors = {p["core_text"]: v.core for batch in before.scroll_vectors() for p, v in batch}
+    before.close()
+    for path in (tmp_path / "data" / "embeddings").iterdir():  # as before the cache existed
+        path.unlink()
+    # A label limit of 1 is a fingerprint change: Sensor loses "Sensor"@de, nothing else.
+    changed = settings_for(tmp_path, index={"minimal_label_limit": 1})
+    _, rebuilt = sync_index(changed, store, embedder=real_embedder, rebuild=True)
+    assert rebuilt.atoms_total == first.atoms_total
+    assert rebuilt.texts_from_cache >= rebuilt.atoms_total  # core and most neighbourhoods
+    after, _ = open_query_index(changed)
+    try:  # reused vectors are the very ones the model gave
+        for batch in after.scroll_vectors():
+            for payload, stored in batch:
+                if payload["core_text"] in vectors:
+                    assert (stored.core == vectors[payload["core_text"]]).all()
+    finally:
+        after.close()
