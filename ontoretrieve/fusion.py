@@ -15,7 +15,7 @@ so their scales never compete.
 >>> round(rrf_contribution(weights["neighborhood"], 1, 0.0), 2)
 0.09
 >>> round(lane_weights(FusionSettings())["mention"], 2)
-0.33
+0.49
 >>> best_attainable(FusionSettings())
 1.0
 """

@@ -13,6 +13,7 @@ lexeme); these functions decide what happens to the seeds.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping, Sequence
 
@@ -86,8 +87,9 @@ def apply_triggers(seeds: list[Seed], matches: Sequence[Mapping[str, object]],
         iri = str(payload["iri"])
         if iri in by_iri:
             index = by_iri[iri]
-            if settings.fusion is TriggerFusion.MAX_MERGE and result[index].score < settings.score:
-                result[index] = with_score(result[index], settings.score, "raised by trigger")
+            raised_to = _merged(result[index].score, settings.score, settings.fusion)
+            if raised_to > result[index].score:
+                result[index] = with_score(result[index], raised_to, "raised by trigger")
                 raised += 1
             continue
         if added >= settings.max_atoms or payload.get("is_header"):
@@ -141,19 +143,34 @@ def apply_unit_signals(seeds: list[Seed], tokens: Sequence[str],
     result = list(seeds)
     added = 0
     for token in tokens:
+        named_terms = {str(p["iri"]) for p in matches.get(token, ()) if not p.get("is_header")}
+        # Adding scores: a token naming several terms ("b": barn, bit, breadth...) is
+        # weak evidence for each, as in the mention lane.
+        share = 1.0 / (1.0 + math.log2(max(1, len(named_terms)))) if (
+            settings.fusion is TriggerFusion.ADD) else 1.0
         for payload in matches.get(token, ()):
             iri = str(payload["iri"])
             names = [str(s) for s in [*payload.get("symbols", ()), *payload.get("labels", ())]]  # type: ignore[misc]
             exact = token in names or token.rstrip("s") in names
+            if not exact and settings.unit_labels_any_case:
+                labels = {str(x).casefold() for x in payload.get("labels", ()) or ()}  # type: ignore[attr-defined]
+                exact = bool({v for v in lexeme_variants(token)} & labels)
             if not exact and policy is SymbolCasePolicy.DROP:
                 continue
-            score = settings.score if exact or policy is SymbolCasePolicy.KEEP else (
-                settings.score * factor)
+            score = share * (settings.score if exact or policy is SymbolCasePolicy.KEEP else (
+                settings.score * factor))
             note = "unit signal" if exact else "unit signal (case-folded)"
             if iri in by_iri:
                 index = by_iri[iri]
-                if result[index].score < score:
-                    result[index] = with_score(result[index], score, note)
+                # Unit signals raise to their score (the reference) unless scores add;
+                # a term already named by a trigger or signal gains nothing twice.
+                named = any(n.startswith(("unit signal", "raised by trigger"))
+                            for n in result[index].notes)
+                fusion = (TriggerFusion.ADD if settings.fusion is TriggerFusion.ADD
+                          and not named else TriggerFusion.MAX_MERGE)
+                raised_to = _merged(result[index].score, score, fusion)
+                if raised_to > result[index].score:
+                    result[index] = with_score(result[index], raised_to, note)
                 continue
             if added >= settings.max_atoms or payload.get("is_header"):
                 continue
@@ -180,6 +197,21 @@ def phrase_lexemes(text: str, max_words: int = 4, min_chars: int = 3) -> list[st
             if len(phrase) >= min_chars:
                 found[phrase] = None
     return list(found)
+
+
+def _merged(score: float, trigger: float, fusion: TriggerFusion) -> float:
+    """A kept term's score once a trigger or unit signal names it.
+
+    >>> _merged(0.2, 0.35, TriggerFusion.MAX_MERGE), _merged(0.2, 0.35, TriggerFusion.ADD)
+    (0.35, 0.55)
+    >>> _merged(0.2, 0.35, TriggerFusion.APPEND), _merged(0.9, 0.35, TriggerFusion.ADD)
+    (0.2, 1.0)
+    """
+    if fusion is TriggerFusion.MAX_MERGE:
+        return max(score, trigger)
+    if fusion is TriggerFusion.ADD:
+        return round(min(1.0, score + trigger), 6)
+    return score
 
 
 def _ranked(seeds: list[Seed]) -> list[Seed]:

@@ -43,13 +43,20 @@ def window_hits(mentions: Sequence[Mention], windows: Sequence[Window],
     result: list[list[LaneHit]] = []
     for window in windows:
         best: dict[PayloadKey, float] = {}
+        count: dict[PayloadKey, int] = {}
+        longest: dict[PayloadKey, int] = {}
         for m in mentions:
             if window.start <= m.start < window.end or (
                     m.start < window.start < m.end):  # a span across the window's edge
                 key = (m.iri, m.ontology_hash)
                 if key in payloads:
                     best[key] = max(best.get(key, 0.0), m.strength)
-        ranked = sorted(best.items(), key=lambda kv: (-kv[1], kv[0]))[:depth]
+                    count[key] = count.get(key, 0) + 1
+                    longest[key] = max(longest.get(key, 0), m.end - m.start)
+        # Equal strengths (many unique labels score 1) rank by how often the window
+        # names the term, then by the longer span.
+        ranked = sorted(best.items(), key=lambda kv: (-kv[1], -count[kv[0]], -longest[kv[0]],
+                                                      kv[0]))[:depth]
         result.append([LaneHit(point_id("mention|" + "|".join(key)), strength,
                                dict(payloads[key])) for key, strength in ranked])
     return result
@@ -72,5 +79,6 @@ def evidence_of(mentions: Sequence[Mention], iri: str) -> list[dict[str, object]
         seen.add((m.start, m.end, m.form))
         spans.append({"span": [m.start, m.end], "text": m.text, "form": m.form,
                       "kind": m.kind, "exact_case": m.exact_case, "shared_by": m.shared_by,
-                      "contained": m.contained, "strength": round(m.strength, 4)})
+                      "contained": m.contained, "after_number": m.after_number,
+                      "strength": round(m.strength, 4)})
     return spans

@@ -32,6 +32,7 @@ later uses: "ES cells" then names "embryonic stem cell".
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 import unicodedata
@@ -46,10 +47,16 @@ from ontoretrieve.mention_text import (
     exact_key,
     fold_word,
     is_stopword_phrase,
+    root_word,
     tokenize,
 )
 
-__all__ = ["KIND_WEIGHTS", "Mention", "MentionDictionary", "abbreviations", "form_keys"]
+__all__ = ["KIND_WEIGHTS", "MATCH_SCHEME", "Mention", "MentionDictionary", "abbreviations", "form_keys",
+           "root_key"]
+
+MATCH_SCHEME = "mm-2"
+"""Version of the keys and automatons built here: part of the cached dictionary's name,
+so a change rebuilds the dictionary from the stored forms (never the forms)."""
 
 KIND_WEIGHTS = {
     FormKind.LABEL.value: 1.0, FormKind.EXACT.value: 0.9, FormKind.SYMBOL.value: 0.9,
@@ -57,6 +64,9 @@ KIND_WEIGHTS = {
     FormKind.NARROW.value: 0.4, FormKind.BROAD.value: 0.3,
 }
 """How much a form of each kind says about its term (related synonyms are loose)."""
+
+DERIVED_WEIGHT = 0.6
+"""A match by derivational root only ("nuclear" -> nucleus) counts this much of one by stem."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +89,10 @@ class Mention:
     """Terms whose forms have this key."""
     contained: bool = False
     """Strictly inside a longer matched span."""
+    after_number: bool = False
+    """Right after a number ("5 mV", "4-15 days"): a quantity's unit, named on purpose."""
+    derived: bool = False
+    """Matched only by derivational roots ("nuclear" for "nucleus"): weaker evidence."""
 
     @property
     def words(self) -> int:
@@ -86,14 +100,16 @@ class Mention:
 
     @property
     def strength(self) -> float:
-        """Kind weight, divided by the ambiguity of the key, halved inside a longer span.
+        """Kind weight, divided by the ambiguity of the key, halved inside a longer span,
+        raised by half right after a number.
 
         >>> Mention("i", "h", 0, 4, "cell", "cell", "cell", "label", True, 1).strength
         1.0
         """
         ambiguity = 1.0 + math.log2(self.shared_by)
         return (KIND_WEIGHTS.get(self.kind, 0.5) * (1.0 + 0.15 * (self.words - 1))
-                / ambiguity * (0.5 if self.contained else 1.0))
+                / ambiguity * (0.5 if self.contained else 1.0)
+                * (1.5 if self.after_number else 1.0) * (DERIVED_WEIGHT if self.derived else 1.0))
 
 
 def _symbol_like(form: str, tokens: Sequence[Token], kind: str) -> bool:
@@ -137,6 +153,20 @@ def form_keys(form: str, kind: str) -> tuple[str, str] | None:
     return "folded", " " + " ".join(fold_word(w) for w in words) + " "
 
 
+def root_key(form: str, kind: str) -> str | None:
+    """The derivational-root key of a one-word form, when it differs from its stem key.
+
+    >>> root_key("nucleus", "label"), root_key("cell", "label"), root_key("mV", "symbol")
+    (' nucle ', None, None)
+    """
+    keyed = form_keys(form, kind)
+    if keyed is None or keyed[0] != "folded" or len(keyed[1].split()) != 1:
+        return None
+    stem = keyed[1].strip()
+    root = root_word(stem)
+    return f" {root} " if root != stem else None
+
+
 Entry = tuple[str, str, str, str]
 """(iri, ontology hash, form, kind)."""
 
@@ -145,9 +175,10 @@ class MentionDictionary:
     """Both automatons over the forms of a set of ontology versions."""
 
     def __init__(self, folded: ahocorasick.Automaton, exact: ahocorasick.Automaton,
-                 forms: int) -> None:
+                 forms: int, root: ahocorasick.Automaton | None = None) -> None:
         self._folded = folded
         self._exact = exact
+        self._root = root if root is not None else ahocorasick.Automaton()
         self.forms = forms
 
     @classmethod
@@ -166,14 +197,19 @@ class MentionDictionary:
                     # One entry per term and version: its strongest form under this key.
                     per_key.setdefault((term.iri, content_hash), (term.iri, content_hash,
                                                                   form, kind))
-        automatons = {"folded": ahocorasick.Automaton(), "exact": ahocorasick.Automaton()}
+                root = root_key(form, kind) if kind != FormKind.LOCAL_NAME.value else None
+                if root is not None:
+                    entries.setdefault(("root", root), {}).setdefault(
+                        (term.iri, content_hash), (term.iri, content_hash, form, kind))
+        automatons = {"folded": ahocorasick.Automaton(), "exact": ahocorasick.Automaton(),
+                      "root": ahocorasick.Automaton()}
         for (which, key), per_key in entries.items():
             found = tuple(per_key.values())
             shared = len({e[0] for e in found})
             automatons[which].add_word(key, (key, shared, found))
         for automaton in automatons.values():
             automaton.make_automaton()
-        return cls(automatons["folded"], automatons["exact"], count)
+        return cls(automatons["folded"], automatons["exact"], count, automatons["root"])
 
     def find(self, text: str) -> list[Mention]:
         """Every mention in ``text``, by start, longer spans first; nested ones flagged."""
@@ -183,11 +219,15 @@ class MentionDictionary:
         found += self._scan(self._folded, _folded_stream(tokens, aliases), tokens, text,
                             folded=True)
         found += self._scan(self._exact, _exact_stream(tokens), tokens, text, folded=False)
+        stemmed = {(m.iri, m.start, m.end) for m in found}
+        found += [m for m in self._scan(self._root, _root_stream(tokens), tokens, text,
+                                        folded=True, derived=True)
+                  if (m.iri, m.start, m.end) not in stemmed]
         return _flag_contained(found)
 
     @staticmethod
     def _scan(automaton: ahocorasick.Automaton, stream: Stream, tokens: Sequence[Token],
-              text: str, *, folded: bool) -> list[Mention]:
+              text: str, *, folded: bool, derived: bool = False) -> list[Mention]:
         if len(automaton) == 0:
             return []
         string, starts, ends = stream
@@ -195,14 +235,16 @@ class MentionDictionary:
         for end_index, (key, shared, entries) in automaton.iter(string):
             first = starts[end_index - len(key) + 1]
             last = ends[end_index]
-            if len(key) == 3 and not _after_number(tokens, first):
+            after_number = _after_number(tokens, first)
+            if len(key) == 3 and not after_number:
                 continue  # a one-character symbol names a unit only after a quantity
             start, end = tokens[first].start, tokens[last].end
             span = text[start:end]
             for iri, content_hash, form, kind in entries:
                 exact_case = not folded or span == form or _same_case(span, form)
                 mentions.append(Mention(iri, content_hash, start, end, span, form, key, kind,
-                                        exact_case, shared))
+                                        exact_case, shared, after_number=after_number,
+                                        derived=derived))
         return mentions
 
 
@@ -256,6 +298,23 @@ def _defines(tokens: Sequence[Token], index: int, aliases: dict[str, list[str]])
             and tokens[index - 1].text == "(" and tokens[index + 1].text == ")")
 
 
+def _root_stream(tokens: Sequence[Token]) -> Stream:
+    """`` r1 r2 ... ``: the derivational root of each word token's stem."""
+    parts: list[str] = []
+    starts: dict[int, int] = {}
+    ends: dict[int, int] = {}
+    position = 0
+    for index, token in enumerate(tokens):
+        if not token.is_word:
+            continue
+        key = root_word(fold_word(token.text))
+        starts[position] = index
+        parts.append(" " + key)
+        position += 1 + len(key)
+        ends[position] = index
+    return "".join(parts) + " ", starts, ends
+
+
 def _exact_stream(tokens: Sequence[Token]) -> Stream:
     parts: list[str] = []
     starts: dict[int, int] = {}
@@ -277,9 +336,7 @@ def _flag_contained(mentions: list[Mention]) -> list[Mention]:
     for m in mentions:
         inside = any(s <= m.start and m.end <= e and (s, e) != (m.start, m.end)
                      for s, e in spans if s <= m.start)
-        result.append(m if not inside else Mention(
-            m.iri, m.ontology_hash, m.start, m.end, m.text, m.form, m.key, m.kind,
-            m.exact_case, m.shared_by, contained=True))
+        result.append(m if not inside else dataclasses.replace(m, contained=True))
     return result
 
 

@@ -7,7 +7,7 @@ Beside the tenant's ``state.json``, in ``mentions/``:
   it adds the version (or when the file is missing or stale, which costs a
   graph read, never an embedding), removed with the version;
 - ``dictionary-<key>.pickle``: the automatons built over the forms of the
-  versions the index holds, keyed by those versions and the scheme, so a
+  versions the index holds, keyed by those versions and both schemes, so a
   process start loads it instead of rebuilding (the bench catalog: about
   12 s to build).
 
@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from ontoretrieve.mention_forms import FORM_SCHEME, TermForms
-from ontoretrieve.mention_match import MentionDictionary
+from ontoretrieve.mention_match import MATCH_SCHEME, MentionDictionary
 from ontoretrieve.settings_groups import IndexSettings
 
 __all__ = ["MentionStore", "forms_key"]
@@ -106,7 +106,8 @@ class MentionStore:
     def dictionary(self, hashes: Sequence[str]) -> MentionDictionary:
         """The dictionary over these versions' forms: loaded when built before, else built."""
         wanted = sorted(hashes)
-        digest = hashlib.sha256(json.dumps([self.key, wanted]).encode()).hexdigest()[:16]
+        digest = hashlib.sha256(json.dumps([self.key, MATCH_SCHEME, wanted]).encode()
+                                ).hexdigest()[:16]
         path = self.folder / f"dictionary-{digest}.pickle"
         try:
             with path.open("rb") as handle:

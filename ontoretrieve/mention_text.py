@@ -40,6 +40,7 @@ __all__ = [
     "exact_key",
     "fold_word",
     "folded_keys",
+    "root_word",
     "is_stopword_phrase",
     "tokenize",
 ]
@@ -114,6 +115,39 @@ def fold_word(word: str) -> str:
     """
     folded = word.casefold()
     return _STEMMER.stemWord(folded) if folded.isalpha() and len(folded) > 3 else folded
+
+
+_ROOT_SUFFIXES = ("ation", "ition", "ium", "ion", "ian", "ial", "ori", "ar", "al", "ic", "on",
+                  "um", "us", "ae", "a", "e", "i", "o", "y")
+_ROOT_MIN = 5
+
+
+@lru_cache(maxsize=200_000)
+def root_word(word: str) -> str:
+    """A derivational root of a folded word, for the mention lane's weakest key.
+
+    Snowball stems inflections ("nuclei" is not "nucleus"'s stem, "nuclear"
+    neither); stripping noun and adjective endings from the stem while at
+    least five letters remain joins a term's name and the adjective or plural
+    a text uses for it. Applied the same way to forms and text.
+
+    >>> [root_word(fold_word(w)) for w in ["nuclear", "nucleus", "nuclei"]]
+    ['nucle', 'nucle', 'nucle']
+    >>> [root_word(fold_word(w)) for w in ["embryonic", "embryo", "epithelial", "epithelium"]]
+    ['embry', 'embry', 'epithel', 'epithel']
+    >>> [root_word(fold_word(w)) for w in ["gene", "genetic", "cell", "cellular"]]
+    ['gene', 'genet', 'cell', 'cellul']
+    """
+    root = word
+    changed = True
+    while changed:
+        changed = False
+        for suffix in _ROOT_SUFFIXES:
+            if root.endswith(suffix) and len(root) - len(suffix) >= _ROOT_MIN:
+                root = root[: -len(suffix)]
+                changed = True
+                break
+    return root
 
 
 def folded_keys(tokens: Sequence[Token]) -> list[str]:

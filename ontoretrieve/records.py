@@ -124,6 +124,8 @@ class SeedFunnel(_Record):
     reserved_by_ontology: int
     after_evidence: int | None = None
     """Candidates the evidence cut kept (None: the reference cut, which has none)."""
+    kept_by: dict[str, int] = {}
+    """What kept them: a mention, lanes agreeing, a score near the best."""
     added_by_triggers: int
     raised_by_triggers: int
     case_demoted: int

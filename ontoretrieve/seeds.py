@@ -66,6 +66,8 @@ class MergedTerm:
     windows: tuple[int, ...]
     evidence: tuple[tuple[int, LaneEvidence], ...]
     """(window, lane evidence) pairs."""
+    window_scores: tuple[tuple[int, float], ...] = ()
+    """(window, fused score there) pairs."""
 
     ontology = property(_ontology_of)
     role = property(_role_of)
@@ -101,6 +103,8 @@ class SelectionCounts:
     reserved_by_ontology: int
     after_evidence: int | None = None
     """Candidates the evidence cut kept (None: the reference cut)."""
+    kept_by: dict[str, int] = field(default_factory=dict)
+    """Evidence cut: how many terms each kind of evidence kept (mention, agreement, score)."""
 
 
 def cap_for(windows: int, settings: SeedSettings) -> int | None:
@@ -132,7 +136,8 @@ def merge_windows(fused: Sequence[Sequence[FusedHit]], mode: MergeMode) -> list[
         merged.append(MergedTerm(
             iri=iri, score=score, best_fused=best.score, payload=best.payload,
             windows=tuple(sorted({h.window for h in hits})),
-            evidence=tuple((h.window, e) for h in hits for e in h.evidence)))
+            evidence=tuple((h.window, e) for h in hits for e in h.evidence),
+            window_scores=tuple((h.window, h.score) for h in hits)))
     merged.sort(key=lambda m: (m.score, m.best_fused, m.iri), reverse=True)
     return merged
 
@@ -159,8 +164,12 @@ def select_seeds(
         merged = [m for m in merged if m.score >= floor]
     after_ratio = len(merged)
     after_evidence = None
+    kept_by: dict[str, int] = {}
     if settings.cut is SeedCut.EVIDENCE:
-        merged = evidence_cut(merged, settings)
+        tops = {hits[0].window: hits[0].score for hits in fused if hits}
+        leaders = frozenset(h.iri for hits in fused
+                            for h in hits[:settings.evidence_top_per_window])
+        merged, kept_by = evidence_cut(merged, settings, tops, leaders)
         after_evidence = len(merged)
     cap = cap_for(windows, settings)
     limit = len(merged) if cap is None else cap
@@ -173,21 +182,27 @@ def select_seeds(
     seeds = [Seed(m.iri, m.score, SeedOrigin.RETRIEVED, m.payload, m.best_fused, m.windows,
                   m.evidence) for m in chosen]
     return seeds, SelectionCounts(candidates, 0, after_merge, after_ratio, cap, len(seeds),
-                                  by_role, by_ontology, after_evidence)
+                                  by_role, by_ontology, after_evidence, kept_by)
 
 
 _FAMILY = {Lane.CORE: "dense", Lane.NEIGHBORHOOD: "dense", Lane.BM25: "bm25",
            Lane.MENTION: "mention"}
 
 
-def supported(term: MergedTerm, best: float, settings: SeedSettings) -> str | None:
+def supported(term: MergedTerm, best: float, settings: SeedSettings,
+              tops: Mapping[int, float] | None = None,
+              leaders: frozenset[str] = frozenset()) -> str | None:
     """Why the evidence keeps ``term``, or None.
 
     - ``mention``: a span of the text names one of its forms strongly enough
       (the mention lane's raw score is the mention's strength);
     - ``agreement``: two lane families (dense, BM25, mention) rank it within
       ``agreement_rank`` in one window;
-    - ``score``: its merged score is within ``evidence_ratio`` of the best.
+    - ``score``: in one of its windows, its fused score is within
+      ``evidence_ratio`` of that window's best (``tops``: window -> best fused
+      score), so each sentence of a paragraph keeps its own best terms;
+      without ``tops``, its merged score against the unit's ``best``; or it is
+      among the ``leaders`` (the ``evidence_top_per_window`` best of a window).
 
     >>> s = SeedSettings()
     >>> t = MergedTerm("i", 0.2, 0.2, {}, (0,), ((0, LaneEvidence(Lane.MENTION, 4, 0.9)),))
@@ -212,15 +227,31 @@ def supported(term: MergedTerm, best: float, settings: SeedSettings) -> str | No
                 families.setdefault(window, set()).add(_FAMILY[e.lane])
         if any(len(found) >= 2 for found in families.values()):
             return "agreement"
-    if best > 0 and term.score >= settings.evidence_ratio * best:
+    if tops and term.window_scores:
+        if any(score >= settings.evidence_ratio * tops.get(w, float("inf"))
+               for w, score in term.window_scores):
+            return "score"
+    if term.iri in leaders:
+        return "score"
+    elif best > 0 and term.score >= settings.evidence_ratio * best:
         return "score"
     return None
 
 
-def evidence_cut(merged: Sequence[MergedTerm], settings: SeedSettings) -> list[MergedTerm]:
-    """The merged terms (best first) that the evidence supports; order kept."""
+def evidence_cut(merged: Sequence[MergedTerm], settings: SeedSettings,
+                 tops: Mapping[int, float] | None = None,
+                 leaders: frozenset[str] = frozenset()
+                 ) -> tuple[list[MergedTerm], dict[str, int]]:
+    """The merged terms (best first) the evidence supports, order kept; counts per reason."""
     best = merged[0].score if merged else 0.0
-    return [m for m in merged if supported(m, best, settings) is not None]
+    kept: list[MergedTerm] = []
+    reasons = {"mention": 0, "agreement": 0, "score": 0}
+    for term in merged:
+        reason = supported(term, best, settings, tops, leaders)
+        if reason is not None:
+            kept.append(term)
+            reasons[reason] += 1
+    return kept, reasons
 
 
 def _fill(merged: list[MergedTerm], limit: int, settings: SeedSettings

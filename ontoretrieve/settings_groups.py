@@ -106,7 +106,12 @@ class SeedCut(StrEnum):
 
 class TriggerFusion(StrEnum):
     MAX_MERGE = "max_merge"
+    """The reference: a kept term is raised to the trigger score."""
     APPEND = "append"
+    """Kept terms are left as they are; only new terms join."""
+    ADD = "add"
+    """A kept term gains the trigger score on top of its fused score (at most 1), so
+    lexical and semantic evidence together outrank either alone."""
 
 
 class SymbolCasePolicy(StrEnum):
@@ -202,7 +207,10 @@ class TriggerSettings(_Group):
         "VECTOR_STORE_LEXICAL_TRIGGER_HEURISTIC_MAX_PER_ENTITY", 2, ge=0)
     score: float = ref("VECTOR_STORE_LEXICAL_TRIGGER_SCORE", 0.35, ge=0, le=1)
     max_atoms: int = ref("VECTOR_STORE_LEXICAL_TRIGGER_MAX_ATOMS", 16, ge=0)
-    fusion: TriggerFusion = ref("VECTOR_STORE_LEXICAL_TRIGGER_FUSION", TriggerFusion.MAX_MERGE)
+    fusion: TriggerFusion = ref("VECTOR_STORE_LEXICAL_TRIGGER_FUSION", TriggerFusion.ADD)
+    unit_labels_any_case: bool = True
+    """A unit signal naming a *label* up to case is exact ("4 days" -> "Day"); the case
+    rules are for symbols ("mV" is not "MV"). The reference demotes such label matches."""
     skip_stopwords: bool = True
     """Function words ("in", "at", "is") never fire a trigger (the reference lets "in"
     seed the inch); after a number ("5 in") the unit signals still read them."""
@@ -249,7 +257,7 @@ class FusionSettings(_Group):
     top_k: int = ref("VECTOR_STORE_TOP_K", 40, ge=1)
     bm25_top_k: int | None = ref("VECTOR_STORE_BM25_TOP_K", None, ge=1)
     dedup_query_hits_by_iri: bool = ref("VECTOR_STORE_DEDUP_QUERY_HITS_BY_IRI", True)
-    mention_weight: float = Field(0.8, ge=0)
+    mention_weight: float = Field(1.6, ge=0)
     """The mention lane's weight (0: the lane is not searched, as in the reference)."""
     mention_top_k: int = Field(40, ge=1)
     """Terms the mention lane ranks per window."""
@@ -289,12 +297,15 @@ class SeedSettings(_Group):
     cut: SeedCut = SeedCut.EVIDENCE
     """``evidence``: keep what the evidence supports; ``cap``: the reference cut."""
     evidence_ratio: float = Field(0.5, ge=0, le=1)
-    """Evidence cut: a merged score at least this share of the unit's best keeps a term."""
+    """Evidence cut: a fused score at least this share of the best in the same window
+    keeps a term."""
     agreement_rank: int = Field(3, ge=0)
     """Evidence cut: two lane families (dense, BM25, mention) ranking a term within this
     rank in one window keep it (0: agreement alone never keeps a term)."""
-    mention_min_strength: float = Field(0.3, ge=0)
+    mention_min_strength: float = Field(0.15, ge=0)
     """Evidence cut: a mention at least this strong keeps its term on its own."""
+    evidence_top_per_window: int = Field(0, ge=0)
+    """Evidence cut: the fused top terms of each window kept whatever their evidence."""
     dump_ontology_ranks: bool = ref("ONTOLOGY_PATCH_DUMP_ONTOLOGY_RANKS", False)
 
     @model_validator(mode="after")

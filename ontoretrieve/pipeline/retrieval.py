@@ -208,7 +208,7 @@ class Retriever:
                 else Diagnosis.NO_HIT_ABOVE_FLOOR)
             return _empty(mode, diagnosis, funnel=funnel, seconds=seconds)
         clock = time.perf_counter()
-        warnings: list[str] = []
+        warnings: list[str] = _weak_evidence(funnel)
         seeds = [ContextSeed(e.iri, e.score, rank, e.ontology_hash, e.origin, e.role)
                  for rank, e in enumerate(evidence, start=1)]
         unusable = [s.iri for s in seeds if not _queryable(s)]
@@ -481,6 +481,24 @@ def _context(mode: Mode, statements: Sequence[Statement], seeds: Sequence[SeedEv
     return Context(mode=mode, ntriples=serialize_triples(triples, "ntriples"),
                    terms=list(evidence), seeds=list(seeds), evidence=evidence,
                    snapshot=snapshot, metrics=metrics, warnings=list(warnings))
+
+
+def _weak_evidence(funnel: SeedFunnel | None) -> list[str]:
+    """A warning when no seed has lexical or agreeing evidence (the text may be off-catalog).
+
+    >>> _weak_evidence(None)
+    []
+    """
+    if funnel is None or funnel.after_evidence is None:
+        return []
+    kept = funnel.kept_by
+    lexical = (kept.get("mention", 0) + kept.get("agreement", 0) + funnel.added_by_triggers
+               + funnel.added_by_unit_signals + funnel.raised_by_triggers)
+    if lexical:
+        return []
+    return [f"weak evidence: the text names no catalog term and no two lanes agree; the "
+            f"{funnel.final_seeds} seed(s) are only near the text in one lane, so the "
+            "catalog may not cover it"]
 
 
 def _empty(mode: Mode, diagnosis: Diagnosis, *, funnel: SeedFunnel | None = None,

@@ -27,7 +27,7 @@ def test_rank_one_in_a_single_lane(lane: Lane, expected: float) -> None:
 
 def test_the_mention_lane_takes_its_share_of_the_weights() -> None:
     (alone,) = fuse_window(0, {Lane.MENTION: [hit("a")]}, FusionSettings())
-    assert alone.score == pytest.approx(0.8 / (0.7 + 0.15 + 0.8 + 0.8))
+    assert alone.score == pytest.approx(1.6 / (0.7 + 0.15 + 0.8 + 1.6))
     (none,) = fuse_window(0, {Lane.MENTION: [hit("a")], Lane.CORE: [hit("a")]}, REFERENCE)
     assert none.score == pytest.approx(0.7 / 1.65)  # weight 0: a mention adds nothing
 

@@ -11,8 +11,14 @@ from ontoretrieve.fusion import LaneEvidence
 from ontoretrieve.lanes import without_numbers
 from ontoretrieve.mention_forms import term_forms
 from ontoretrieve.mention_lane import evidence_of, usable, window_hits
-from ontoretrieve.mention_match import Mention, MentionDictionary, abbreviations, form_keys
-from ontoretrieve.mention_text import exact_key, fold_word, tokenize
+from ontoretrieve.mention_match import (
+    Mention,
+    MentionDictionary,
+    abbreviations,
+    form_keys,
+    root_key,
+)
+from ontoretrieve.mention_text import exact_key, fold_word, root_word, tokenize
 from ontoretrieve.seeds import MergedTerm, evidence_cut, supported
 from ontoretrieve.settings_groups import IndexSettings, SeedSettings
 from ontoretrieve.windows import Window
@@ -42,6 +48,16 @@ def test_nfkc_case_folding_and_stemming_agree_between_form_and_text() -> None:
     assert names(d.find("the CELL NUCLEI")) == []  # an irregular plural is not a stem
     assert names(d.find("cell nucleus")) == ["nucleus"]
     assert fold_word("Signalling") == fold_word("signals") == "signal"
+
+
+def test_derived_forms_match_by_root_and_weigh_less() -> None:
+    d = dictionary(("nucleus", (("nucleus", "label"),)), ("embryo", (("embryo", "label"),)),
+                   ("gene", (("gene", "label"),)))
+    found = d.find("nuclear extracts of embryonic genetic origin; the nucleus")
+    assert [(n, m.text, m.derived) for n, m in zip(names(found), found, strict=True)] == [
+        ("nucleus", "nuclear", True), ("embryo", "embryonic", True),
+        ("nucleus", "nucleus", False)]
+    assert found[0].strength < found[2].strength
 
 
 def test_hyphen_slash_and_space_variants_name_the_same_form() -> None:
@@ -153,8 +169,12 @@ def test_abbreviations_defined_in_the_text_resolve_later_uses() -> None:
     assert d.find("ES cells divide") == []  # undefined here, so not resolved
 
 
+def folded_words(text: str) -> list[str]:
+    return [t.text for t in tokenize(text) if t.is_word]
+
+
 words = st.sampled_from(["cell", "Cells", "stem", "T", "-", "mV", "nucleus", "ﬁn", "of",
-                         "(", ")", "15", "µm", "ES", "embryonic", "/", "Ä"])
+                         "(", ")", "15", "µm", "ES", "embryonic", "/", "Ä", "nuclear", "embryos"])
 
 
 @settings(max_examples=300, deadline=None)
@@ -164,10 +184,15 @@ def test_every_reported_span_normalizes_to_its_form(parts: list[str], gaps: list
     d = dictionary(("a", (("stem cell", "label"),)), ("b", (("mV", "symbol"),)),
                    ("c", (("T-cell", "label"),)), ("d", (("µm", "symbol"),)),
                    ("e", (("nucleus of cell", "label"),)), ("f", (("fin", "label"),)),
-                   ("g", (("embryonic stem cell", "label"),)))
+                   ("g", (("embryonic stem cell", "label"),)), ("h", (("embryo", "label"),)))
     text = "".join(p + g for p, g in zip(parts, gaps, strict=False))
     for m in d.find(text):
         assert text[m.start:m.end] == m.text
+        if m.derived:  # by root: the span's words have the form's root
+            assert root_key(m.form, m.kind) == m.key
+            assert " ".join(root_word(fold_word(w)) for w in folded_words(m.text)) == (
+                m.key.strip()), (text, m)
+            continue
         keyed = form_keys(m.text, m.kind)
         assert keyed is not None and keyed[1] == m.key, (text, m)
         assert form_keys(m.form, m.kind) == keyed
@@ -203,6 +228,7 @@ def test_the_evidence_cut_keeps_mentions_agreement_and_near_best_scores() -> Non
               term("agreed", 0.2, (Lane.CORE, 3, 0.4), (Lane.BM25, 2, 5.0)),
               term("dense only", 0.3, (Lane.CORE, 3, 0.4), (Lane.NEIGHBORHOOD, 1, 0.5)),
               term("alone", 0.2, (Lane.BM25, 5, 3.0))]
-    kept = [m.iri for m in evidence_cut(merged, config)]
-    assert kept == ["best", "near", "named", "agreed"]
+    kept, reasons = evidence_cut(merged, config)
+    assert [m.iri for m in kept] == ["best", "near", "named", "agreed"]
+    assert reasons == {"mention": 1, "agreement": 1, "score": 2}
     assert supported(merged[4], 1.0, SeedSettings(agreement_rank=1)) is None

@@ -109,9 +109,12 @@ def seed(iri: str, score: float, **payload: object) -> Seed:
 def test_triggers_raise_and_add_outside_the_cap() -> None:
     seeds = [seed("kept", 0.2)]
     matches = [{"iri": "kept"}, {"iri": "new1"}, {"iri": "new2"}]
-    result, added, raised = apply_triggers(seeds, matches, TriggerSettings(max_atoms=1))
+    result, added, raised = apply_triggers(
+        seeds, matches, TriggerSettings(max_atoms=1, fusion=TriggerFusion.MAX_MERGE))
     assert (added, raised) == (1, 1)
     assert {s.iri: s.score for s in result} == {"kept": 0.35, "new1": 0.35}
+    added_up, _, _ = apply_triggers(seeds, matches, TriggerSettings(max_atoms=1))
+    assert {s.iri: s.score for s in added_up} == {"kept": 0.55, "new1": 0.35}  # the default
     append, added, raised = apply_triggers(seeds, matches,
                                            TriggerSettings(fusion=TriggerFusion.APPEND))
     assert raised == 0 and len(append) == 3 and append[-1].iri == "kept"
