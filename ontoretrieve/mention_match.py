@@ -51,8 +51,8 @@ from ontoretrieve.mention_text import (
     tokenize,
 )
 
-__all__ = ["KIND_WEIGHTS", "MATCH_SCHEME", "Mention", "MentionDictionary", "abbreviations", "form_keys",
-           "root_key"]
+__all__ = ["KIND_WEIGHTS", "MATCH_SCHEME", "Mention", "MentionDictionary", "abbreviations",
+           "form_keys", "root_key"]
 
 MATCH_SCHEME = "mm-2"
 """Version of the keys and automatons built here: part of the cached dictionary's name,

@@ -40,8 +40,8 @@ __all__ = [
     "exact_key",
     "fold_word",
     "folded_keys",
-    "root_word",
     "is_stopword_phrase",
+    "root_word",
     "tokenize",
 ]
 

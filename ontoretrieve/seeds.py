@@ -228,14 +228,11 @@ def supported(term: MergedTerm, best: float, settings: SeedSettings,
         if any(len(found) >= 2 for found in families.values()):
             return "agreement"
     if tops and term.window_scores:
-        if any(score >= settings.evidence_ratio * tops.get(w, float("inf"))
-               for w, score in term.window_scores):
-            return "score"
-    if term.iri in leaders:
-        return "score"
-    elif best > 0 and term.score >= settings.evidence_ratio * best:
-        return "score"
-    return None
+        near_best = any(score >= settings.evidence_ratio * tops.get(w, float("inf"))
+                        for w, score in term.window_scores)
+    else:
+        near_best = best > 0 and term.score >= settings.evidence_ratio * best
+    return "score" if near_best or term.iri in leaders else None
 
 
 def evidence_cut(merged: Sequence[MergedTerm], settings: SeedSettings,

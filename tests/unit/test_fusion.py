@@ -48,7 +48,7 @@ def test_only_weight_ratios_matter() -> None:
     lanes = {Lane.CORE: [hit("a"), hit("b")], Lane.BM25: [hit("b"), hit("a")]}
     one = fuse_window(0, lanes, FusionSettings())
     ten = fuse_window(0, lanes, FusionSettings(core_weight=7, neighborhood_weight=1.5,
-                                               bm25_weight=8, mention_weight=8))
+                                               bm25_weight=8, mention_weight=16))
     assert [(h.iri, round(h.score, 9)) for h in one] == [(h.iri, round(h.score, 9)) for h in ten]
 
 
