@@ -8,6 +8,7 @@ payload to become a hit: a mention of a term the index does not hold (a
 stale dictionary) is dropped.
 
 >>> from ontoretrieve.mention_match import Mention
+from ontoretrieve.mention_text import STOPWORDS, fold_word, tokenize
 >>> from ontoretrieve.windows import Window
 >>> m = Mention("http://x/t", "h1", 2, 6, "cell", "cell", " cell ", "label", True, 1)
 >>> payloads = {("http://x/t", "h1"): {"iri": "http://x/t", "ontology_hash": "h1"}}
@@ -23,9 +24,10 @@ from typing import Any
 
 from ontoretrieve.backends.vector_index import LaneHit, point_id
 from ontoretrieve.mention_match import Mention
+from ontoretrieve.mention_text import STOPWORDS, fold_word, tokenize
 from ontoretrieve.windows import Window
 
-__all__ = ["evidence_of", "usable", "window_hits"]
+__all__ = ["dense_span_mentions", "evidence_of", "span_candidates", "usable", "window_hits"]
 
 PayloadKey = tuple[str, str]
 """(iri, ontology hash)."""
@@ -62,6 +64,51 @@ def window_hits(mentions: Sequence[Mention], windows: Sequence[Window],
     return result
 
 
+def span_candidates(text: str, mentions: Sequence[Mention], limit: int
+                    ) -> list[tuple[int, int, str]]:
+    """Content words no form names, for span-level dense matching: (start, end, word).
+
+    Words of four letters or more that are not function words, outside every
+    mention, one per folded form, in text order, at most ``limit``.
+
+    >>> span_candidates("the olfactory bulb of mice", [], 5)
+    [(4, 13, 'olfactory'), (14, 18, 'bulb'), (22, 26, 'mice')]
+    """
+    covered = [(m.start, m.end) for m in mentions]
+    seen: set[str] = set()
+    found = []
+    for token in tokenize(text):
+        word = token.text
+        if len(word) < 4 or not word.isalpha() or word.casefold() in STOPWORDS:
+            continue
+        if any(s <= token.start and token.end <= e for s, e in covered):
+            continue
+        key = fold_word(word)
+        if key in seen:
+            continue
+        seen.add(key)
+        found.append((token.start, token.end, word))
+        if len(found) >= limit:
+            break
+    return found
+
+
+def dense_span_mentions(spans: Sequence[tuple[int, int, str]],
+                        hits: Sequence[Sequence[LaneHit]], min_similarity: float
+                        ) -> list[Mention]:
+    """Mentions from the core-lane hits of each span, at ``min_similarity`` or above."""
+    found = []
+    for (start, end, word), span_hits in zip(spans, hits, strict=True):
+        for hit in span_hits:
+            if hit.score < min_similarity or hit.payload.get("is_header"):
+                continue
+            labels = hit.payload.get("labels") or [""]
+            found.append(Mention(str(hit.payload["iri"]), str(hit.payload.get("ontology_hash", "")),
+                                 start, end, word, str(labels[0]), "", "dense_span", False, 1,
+                                 similarity=round(hit.score, 4)))
+    return found
+
+
 def evidence_of(mentions: Sequence[Mention], iri: str) -> list[dict[str, object]]:
     """The spans that named ``iri``, for its seed's evidence (strongest first).
 
@@ -80,5 +127,6 @@ def evidence_of(mentions: Sequence[Mention], iri: str) -> list[dict[str, object]
         spans.append({"span": [m.start, m.end], "text": m.text, "form": m.form,
                       "kind": m.kind, "exact_case": m.exact_case, "shared_by": m.shared_by,
                       "contained": m.contained, "after_number": m.after_number,
+                      "derived": m.derived, "similarity": m.similarity,
                       "strength": round(m.strength, 4)})
     return spans

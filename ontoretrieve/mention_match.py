@@ -65,6 +65,9 @@ KIND_WEIGHTS = {
 }
 """How much a form of each kind says about its term (related synonyms are loose)."""
 
+DENSE_SPAN_WEIGHT = 0.6
+"""What a span found by embedding alone says at cosine 1 (no form names it)."""
+
 DERIVED_WEIGHT = 0.6
 """A match by derivational root only ("nuclear" -> nucleus) counts this much of one by stem."""
 
@@ -93,6 +96,9 @@ class Mention:
     """Right after a number ("5 mV", "4-15 days"): a quantity's unit, named on purpose."""
     derived: bool = False
     """Matched only by derivational roots ("nuclear" for "nucleus"): weaker evidence."""
+    similarity: float | None = None
+    """Span-level dense matching: the cosine between the span and the term's core text
+    (None: a form matched)."""
 
     @property
     def words(self) -> int:
@@ -106,6 +112,8 @@ class Mention:
         >>> Mention("i", "h", 0, 4, "cell", "cell", "cell", "label", True, 1).strength
         1.0
         """
+        if self.similarity is not None:  # 0 at the floor of 0.5, DENSE_SPAN_WEIGHT at 1
+            return DENSE_SPAN_WEIGHT * max(0.0, self.similarity - 0.5) / 0.5
         ambiguity = 1.0 + math.log2(self.shared_by)
         return (KIND_WEIGHTS.get(self.kind, 0.5) * (1.0 + 0.15 * (self.words - 1))
                 / ambiguity * (0.5 if self.contained else 1.0)

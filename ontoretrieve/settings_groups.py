@@ -326,6 +326,11 @@ class MentionSettings(_Group):
     max_shared: int = Field(0, ge=0)
     """A form shared by more terms than this names none of them (0: no limit; the
     ambiguity weight already discounts such forms)."""
+    dense_spans: int = Field(0, ge=0)
+    """Span-level dense matching: up to this many content words of the text that no
+    form names are embedded and matched against the core lane (0: off)."""
+    dense_span_min_similarity: float = Field(0.7, ge=0, le=1)
+    """A dense span names a term only at this cosine or above."""
 
 
 class ExpandSettings(_Group):

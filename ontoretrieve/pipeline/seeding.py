@@ -26,7 +26,13 @@ from ontoretrieve.lexical import (
     text_tokens,
     unit_signal_tokens,
 )
-from ontoretrieve.mention_lane import evidence_of, usable, window_hits
+from ontoretrieve.mention_lane import (
+    dense_span_mentions,
+    evidence_of,
+    span_candidates,
+    usable,
+    window_hits,
+)
 from ontoretrieve.mention_match import Mention, MentionDictionary
 from ontoretrieve.mention_text import STOPWORDS
 from ontoretrieve.pipeline.indexing import (
@@ -112,6 +118,8 @@ class SeedRetriever:
         clock.laps["search"] = lanes.search_seconds
         clock.restart()
         mentions = self.mentions(text)
+        if s.mentions.dense_spans and s.mentions.enabled and s.fusion.mention_weight > 0:
+            mentions = mentions + self._dense_spans(text, mentions)
         per_window = lanes.per_window
         hits_per_lane = dict(lanes.hits_per_lane)
         if mentions:
@@ -145,6 +153,16 @@ class SeedRetriever:
             added_by_unit_signals=by_signals, final_seeds=len(signalled))
         return SeedResult(seeds=[_evidence(seed, mentions) for seed in signalled],
                           funnel=funnel, seconds={k: round(v, 5) for k, v in clock.laps.items()})
+
+    def _dense_spans(self, text: str, mentions: Sequence[Mention]) -> list[Mention]:
+        """Span-level dense matching: content words no form names, against the core lane."""
+        spans = span_candidates(text, [m for m in mentions if not m.contained],
+                                self.settings.mentions.dense_spans)
+        if not spans:
+            return []
+        vectors = list(self.embedder.embed_queries([word for _, _, word in spans]))
+        hits = self.index.search(Lane.CORE, vectors, 3)
+        return dense_span_mentions(spans, hits, self.settings.mentions.dense_span_min_similarity)
 
     def _mention_hits(self, mentions: Sequence[Mention], windows: Sequence[Window]
                       ) -> list[list[LaneHit]]:

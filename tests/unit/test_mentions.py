@@ -232,3 +232,19 @@ def test_the_evidence_cut_keeps_mentions_agreement_and_near_best_scores() -> Non
     assert [m.iri for m in kept] == ["best", "near", "named", "agreed"]
     assert reasons == {"mention": 1, "agreement": 1, "score": 2}
     assert supported(merged[4], 1.0, SeedSettings(agreement_rank=1)) is None
+
+
+def test_dense_spans_take_uncovered_content_words_and_keep_close_hits() -> None:
+    from ontoretrieve.backends.vector_index import LaneHit
+    from ontoretrieve.mention_lane import dense_span_mentions, span_candidates
+
+    d = dictionary(("bulb", (("olfactory bulb", "label"),)))
+    text = "The olfactory bulb of mice and more mice."
+    spans = span_candidates(text, d.find(text), limit=8)
+    assert [w for _, _, w in spans] == ["mice"]  # covered, stopword and repeated words out
+    hits = [[LaneHit("p1", 0.82, {"iri": X + "Mus", "labels": ["Mus"], "ontology_hash": "h"}),
+             LaneHit("p2", 0.4, {"iri": X + "far", "labels": ["far"]})]]
+    (found,) = dense_span_mentions(spans, hits, min_similarity=0.7)
+    assert (found.iri, found.text, found.kind, found.similarity) == (X + "Mus", "mice",
+                                                                     "dense_span", 0.82)
+    assert 0 < found.strength < 0.6
