@@ -10,13 +10,12 @@ removes those points.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
 from pydantic import BaseModel, Field, ValidationError
 
+from ontoretrieve.atomic import write_atomic
 from ontoretrieve.errors import IndexError_
 
 __all__ = ["IndexState", "IndexedOntology"]
@@ -57,14 +56,5 @@ class IndexState(BaseModel):
     def save(self, path: Path) -> None:
         """Write to a temporary file, fsync, rename: never a half-written state."""
         self.updated_at = datetime.now(UTC)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".state-", suffix=".json")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(json.dumps(self.model_dump(mode="json"), indent=1))
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(temporary, path)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+        write_atomic(path, json.dumps(self.model_dump(mode="json"), indent=1).encode("utf-8"),
+                     prefix=".state-")

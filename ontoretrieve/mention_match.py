@@ -36,7 +36,7 @@ import dataclasses
 import math
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import ahocorasick
@@ -279,26 +279,35 @@ Stream = tuple[str, dict[int, int], dict[int, int]]
 there, and where a key ends there."""
 
 
-def _folded_stream(tokens: Sequence[Token], aliases: dict[str, list[str]]) -> Stream:
-    """`` k1 k2 ... `` over word tokens, with the token at each key's edges.
+def _stream(tokens: Sequence[Token], keys_of: Callable[[int, Token], list[str]]) -> Stream:
+    """`` k1 k2 ... `` over the tokens' keys, with the token at each key's edges.
 
-    An abbreviation defined in the text stands for its long form's keys, all
-    mapped to the abbreviation; at its definition, "(ES)", it is left out, so
-    the long form around it still matches.
+    ``keys_of`` gives a token's keys (none: the token is left out; several:
+    all mapped to that token, as an abbreviation's long form is).
     """
     parts: list[str] = []
     starts: dict[int, int] = {}
     ends: dict[int, int] = {}
     position = 0
     for index, token in enumerate(tokens):
-        if not token.is_word or _defines(tokens, index, aliases):
-            continue
-        for key in aliases.get(exact_key(token.text), [fold_word(token.text)]):
+        for key in keys_of(index, token):
             starts.setdefault(position, index)
             parts.append(" " + key)
             position += 1 + len(key)
             ends[position] = index
     return "".join(parts) + " ", starts, ends
+
+
+def _folded_stream(tokens: Sequence[Token], aliases: dict[str, list[str]]) -> Stream:
+    """Stems of the word tokens. An abbreviation defined in the text stands for its long
+    form's keys; at its definition, "(ES)", it is left out, so the long form around it
+    still matches."""
+    def keys_of(index: int, token: Token) -> list[str]:
+        if not token.is_word or _defines(tokens, index, aliases):
+            return []
+        return aliases.get(exact_key(token.text), [fold_word(token.text)])
+
+    return _stream(tokens, keys_of)
 
 
 def _defines(tokens: Sequence[Token], index: int, aliases: dict[str, list[str]]) -> bool:
@@ -307,34 +316,13 @@ def _defines(tokens: Sequence[Token], index: int, aliases: dict[str, list[str]])
 
 
 def _root_stream(tokens: Sequence[Token]) -> Stream:
-    """`` r1 r2 ... ``: the derivational root of each word token's stem."""
-    parts: list[str] = []
-    starts: dict[int, int] = {}
-    ends: dict[int, int] = {}
-    position = 0
-    for index, token in enumerate(tokens):
-        if not token.is_word:
-            continue
-        key = root_word(fold_word(token.text))
-        starts[position] = index
-        parts.append(" " + key)
-        position += 1 + len(key)
-        ends[position] = index
-    return "".join(parts) + " ", starts, ends
+    """The derivational root of each word token's stem."""
+    return _stream(tokens, lambda _, t: [root_word(fold_word(t.text))] if t.is_word else [])
 
 
 def _exact_stream(tokens: Sequence[Token]) -> Stream:
-    parts: list[str] = []
-    starts: dict[int, int] = {}
-    ends: dict[int, int] = {}
-    position = 0
-    for index, token in enumerate(tokens):
-        key = exact_key(token.text)
-        starts[position] = index
-        parts.append(" " + key)
-        position += 1 + len(key)
-        ends[position] = index
-    return "".join(parts) + " ", starts, ends
+    """Every token, case and punctuation kept."""
+    return _stream(tokens, lambda _, t: [exact_key(t.text)])
 
 
 def _flag_contained(mentions: list[Mention]) -> list[Mention]:

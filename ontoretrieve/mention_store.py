@@ -31,13 +31,12 @@ import gzip
 import hashlib
 import json
 import logging
-import os
 import pickle
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ontoretrieve.atomic import write_atomic
 from ontoretrieve.mention_forms import FORM_SCHEME, TermForms
 from ontoretrieve.mention_match import MATCH_SCHEME, MentionDictionary
 from ontoretrieve.settings_groups import IndexSettings
@@ -140,14 +139,4 @@ class MentionStore:
         return data if isinstance(data, dict) else None
 
     def _atomic(self, path: Path, data: bytes) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        fd, temporary = tempfile.mkstemp(dir=self.folder, prefix=".tmp-")
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(temporary, path)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+        write_atomic(path, data)
