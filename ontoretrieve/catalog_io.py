@@ -237,14 +237,23 @@ class CatalogReader:
 
     def referenced_by_scan(self, iris: Sequence[str], hashes: Sequence[str],
                            candidates: Sequence[str], access: CatalogAccess) -> list[str]:
-        """The same answer as ``referenced_versions``, by scanning fetched graphs."""
+        """The same answer as ``referenced_versions``, by scanning fetched graphs.
+
+        The seeds' own graphs must be at hand; a candidate graph that cannot be
+        fetched (the store is down and it was never cached) is passed over and
+        the failure recorded, so the level still answers with what it has.
+        """
         targets = {ox.NamedNode(t) for t in
                    reference_targets(self.merged(hashes, access), iris)}
         found: list[str] = []
         for content_hash in candidates:
             if content_hash in hashes or not targets:
                 continue
-            graph = self.graph(content_hash, access)
+            try:
+                graph = self.graph(content_hash, access)
+            except StoreFailure as exc:
+                access.failures.append(f"referenced graph {content_hash[:12]} skipped: {exc}")
+                continue
             if any(graph.describes(t) and any(
                     p.value == RDF + "type" and o in CLASS_TYPES for p, o in graph.out(t))
                    for t in targets):

@@ -8,7 +8,6 @@ payload to become a hit: a mention of a term the index does not hold (a
 stale dictionary) is dropped.
 
 >>> from ontoretrieve.mention_match import Mention
-from ontoretrieve.mention_text import STOPWORDS, fold_word, tokenize
 >>> from ontoretrieve.windows import Window
 >>> m = Mention("http://x/t", "h1", 2, 6, "cell", "cell", " cell ", "label", True, 1)
 >>> payloads = {("http://x/t", "h1"): {"iri": "http://x/t", "ontology_hash": "h1"}}

@@ -66,7 +66,8 @@ def test_seeds_carry_evidence_and_the_funnel_adds_up(retriever: SeedRetriever) -
     assert retrieved and all(s.lanes and s.fused_score for s in retrieved)
     assert "http://www.w3.org/ns/sosa/Observation" in iris(result)
     assert UNIT + "DAY" in iris(result)
-    assert set(result.seconds) == {"windows", "embedding", "search", "fusion", "seeds"}
+    assert set(result.seconds) == {"windows", "embedding", "search", "mentions", "fusion",
+                                   "seeds"}
 
 
 def test_nothing_relevant_gives_no_seeds(retriever: SeedRetriever) -> None:
