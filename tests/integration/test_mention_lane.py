@@ -137,3 +137,13 @@ def test_a_rebuild_embeds_only_texts_it_has_not_seen(
                     assert (stored.core == vectors[payload["core_text"]]).all()
     finally:
         after.close()
+
+
+def test_lookup_uses_the_mention_lane(tmp_path: Path, catalog_dir: Path) -> None:
+    from ontoretrieve import Engine
+
+    with Engine.open(settings_for(tmp_path), in_memory=True) as engine:
+        engine.catalog_load(catalog_dir)
+        found = engine.lookup("Observable-properties")  # plural, hyphen, case
+    best = found.candidates[0]
+    assert (best.iri, best.match) == (MINI + "Property", "normalized")
