@@ -167,8 +167,9 @@ def select_seeds(
     kept_by: dict[str, int] = {}
     if settings.cut is SeedCut.EVIDENCE:
         tops = {hits[0].window: hits[0].score for hits in fused if hits}
-        leaders = frozenset(h.iri for hits in fused
-                            for h in hits[:settings.evidence_top_per_window])
+        leaders = frozenset([h.iri for hits in fused
+                             for h in hits[:settings.evidence_top_per_window]]
+                            + [m.iri for m in merged[:settings.evidence_top_per_unit]])
         merged, kept_by = evidence_cut(merged, settings, tops, leaders)
         after_evidence = len(merged)
     cap = cap_for(windows, settings)
@@ -202,7 +203,8 @@ def supported(term: MergedTerm, best: float, settings: SeedSettings,
       ``evidence_ratio`` of that window's best (``tops``: window -> best fused
       score), so each sentence of a paragraph keeps its own best terms;
       without ``tops``, its merged score against the unit's ``best``; or it is
-      among the ``leaders`` (the ``evidence_top_per_window`` best of a window).
+      among the ``leaders`` (the ``evidence_top_per_window`` best of a window, the
+      ``evidence_top_per_unit`` best of the unit).
 
     >>> s = SeedSettings()
     >>> t = MergedTerm("i", 0.2, 0.2, {}, (0,), ((0, LaneEvidence(Lane.MENTION, 4, 0.9)),))

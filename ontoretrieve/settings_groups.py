@@ -306,6 +306,9 @@ class SeedSettings(_Group):
     """Evidence cut: a mention at least this strong keeps its term on its own."""
     evidence_top_per_window: int = Field(0, ge=0)
     """Evidence cut: the fused top terms of each window kept whatever their evidence."""
+    evidence_top_per_unit: int = Field(0, ge=0)
+    """Evidence cut: the merged top terms of the unit kept whatever their evidence (a short
+    text whose terms no form names still keeps its best dense and BM25 hits)."""
     dump_ontology_ranks: bool = ref("ONTOLOGY_PATCH_DUMP_ONTOLOGY_RANKS", False)
 
     @model_validator(mode="after")

@@ -248,3 +248,19 @@ def test_dense_spans_take_uncovered_content_words_and_keep_close_hits() -> None:
     assert (found.iri, found.text, found.kind, found.similarity) == (X + "Mus", "mice",
                                                                      "dense_span", 0.82)
     assert 0 < found.strength < 0.6
+
+
+def test_the_units_best_terms_can_be_kept_whatever_their_evidence() -> None:
+    from ontoretrieve.fusion import FusedHit
+    from ontoretrieve.seeds import select_seeds
+
+    def fused(iri: str, score: float, lane: Lane) -> FusedHit:
+        return FusedHit(iri, score, {"iri": iri}, 0, (LaneEvidence(lane, 1, 0.5),))
+
+    # "b" is far below the window's best and has one lane: the evidence cut drops it ...
+    hits = [[fused("a", 0.9, Lane.CORE), fused("b", 0.3, Lane.BM25)]]
+    plain = SeedSettings(per_role_atom_floor=0, per_ontology_atom_floor=0)
+    assert [s.iri for s in select_seeds(hits, 1, plain, 1.0)[0]] == ["a"]
+    # ... unless the unit's two best are kept regardless.
+    kept = plain.model_copy(update={"evidence_top_per_unit": 2})
+    assert [s.iri for s in select_seeds(hits, 1, kept, 1.0)[0]] == ["a", "b"]
