@@ -39,7 +39,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -54,6 +54,7 @@ __all__ = [
     "AtomSource",
     "Role",
     "atomize",
+    "indexed_iri",
     "split_local_name",
 ]
 
@@ -190,14 +191,22 @@ def atomize(
     view = _OntologyView.build(triples, index)
     candidates = set(view.outgoing) if not index.index_undescribed_iris else (
         set(view.outgoing) | view.referenced)
+    indexed = indexed_iri(index)
+    return [_atom(iri, view, source, index, triggers) for iri in sorted(candidates)
+            if indexed(iri)]
+
+
+def indexed_iri(index: IndexSettings) -> Callable[[str], bool]:
+    """Whether an IRI is one the atomizer indexes: absolute, outside the excluded namespaces.
+
+    >>> indexed = indexed_iri(IndexSettings())
+    >>> indexed("http://x/t"), indexed("http://www.w3.org/2002/07/owl#Thing"), indexed("t")
+    (True, False, False)
+    """
     excluded = (() if index.embed_standard_vocab_iris else STANDARD_NAMESPACES) + tuple(
         index.extra_excluded_namespace_prefixes)
-    atoms = []
-    for iri in sorted(candidates):
-        if iri.startswith(excluded) or ("://" not in iri and not iri.startswith("urn:")):
-            continue
-        atoms.append(_atom(iri, view, source, index, triggers))
-    return atoms
+    return lambda iri: not iri.startswith(excluded) and (
+        "://" in iri or iri.startswith("urn:"))
 
 
 @dataclass(slots=True)

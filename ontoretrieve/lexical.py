@@ -154,7 +154,7 @@ def apply_unit_signals(seeds: list[Seed], tokens: Sequence[str],
             exact = token in names or token.rstrip("s") in names
             if not exact and settings.unit_labels_any_case:
                 labels = {str(x).casefold() for x in payload.get("labels", ()) or ()}  # type: ignore[attr-defined]
-                exact = bool({v for v in lexeme_variants(token)} & labels)
+                exact = bool(set(lexeme_variants(token)) & labels)
             if not exact and policy is SymbolCasePolicy.DROP:
                 continue
             score = share * (settings.score if exact or policy is SymbolCasePolicy.KEEP else (

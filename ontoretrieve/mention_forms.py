@@ -31,7 +31,7 @@ from enum import StrEnum
 
 import pyoxigraph as ox
 
-from ontoretrieve.atomize import PROVENANCE_PREDICATES, STANDARD_NAMESPACES, split_local_name
+from ontoretrieve.atomize import PROVENANCE_PREDICATES, indexed_iri, split_local_name
 from ontoretrieve.settings_groups import IndexSettings
 from ontoretrieve.vocab import OWL, PREFIXES, RDF
 
@@ -91,11 +91,10 @@ def term_forms(triples: Iterable[ox.Triple], index: IndexSettings) -> list[TermF
             value = " ".join(t.object.value.split())
             if value:
                 literals[subject].append((found[0], value, found[1]))
-    excluded = (() if index.embed_standard_vocab_iris else STANDARD_NAMESPACES) + tuple(
-        index.extra_excluded_namespace_prefixes)
+    indexed = indexed_iri(index)
     result = []
     for iri in sorted(subjects - headers):
-        if iri.startswith(excluded) or ("://" not in iri and not iri.startswith("urn:")):
+        if not indexed(iri):
             continue
         forms = _ordered(literals.get(iri, []))
         local = split_local_name(iri)

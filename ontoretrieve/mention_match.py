@@ -167,7 +167,10 @@ def root_key(form: str, kind: str) -> str | None:
     >>> root_key("nucleus", "label"), root_key("cell", "label"), root_key("mV", "symbol")
     (' nucle ', None, None)
     """
-    keyed = form_keys(form, kind)
+    return _root_of(form_keys(form, kind))
+
+
+def _root_of(keyed: tuple[str, str] | None) -> str | None:
     if keyed is None or keyed[0] != "folded" or len(keyed[1].split()) != 1:
         return None
     stem = keyed[1].strip()
@@ -205,7 +208,7 @@ class MentionDictionary:
                     # One entry per term and version: its strongest form under this key.
                     per_key.setdefault((term.iri, content_hash), (term.iri, content_hash,
                                                                   form, kind))
-                root = root_key(form, kind) if kind != FormKind.LOCAL_NAME.value else None
+                root = _root_of(keyed) if kind != FormKind.LOCAL_NAME.value else None
                 if root is not None:
                     entries.setdefault(("root", root), {}).setdefault(
                         (term.iri, content_hash), (term.iri, content_hash, form, kind))

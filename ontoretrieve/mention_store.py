@@ -78,7 +78,7 @@ class MentionStore:
     def write(self, content_hash: str, terms: Sequence[TermForms]) -> None:
         body = {"key": self.key, "scheme": FORM_SCHEME, "ontology_hash": content_hash,
                 "terms": [[t.iri, [list(f) for f in t.forms]] for t in terms]}
-        self._atomic(self._forms_path(content_hash),
+        write_atomic(self._forms_path(content_hash),
                           gzip.compress(json.dumps(body).encode(), compresslevel=3))
         self._remove_others(content_hash)
 
@@ -119,7 +119,7 @@ class MentionStore:
             log.warning("mention dictionary %s is unreadable (%s); rebuilding", path, exc)
         built = MentionDictionary.build((h, self.read(h)) for h in wanted)
         try:
-            self._atomic(path, pickle.dumps(built, protocol=pickle.HIGHEST_PROTOCOL))
+            write_atomic(path, pickle.dumps(built, protocol=pickle.HIGHEST_PROTOCOL))
             for old in self.folder.glob("dictionary-*.pickle"):
                 if old != path:
                     old.unlink(missing_ok=True)
@@ -137,6 +137,3 @@ class MentionStore:
                         exc)
             return None
         return data if isinstance(data, dict) else None
-
-    def _atomic(self, path: Path, data: bytes) -> None:
-        write_atomic(path, data)

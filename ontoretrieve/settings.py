@@ -223,24 +223,23 @@ def profile_names() -> list[str]:
     return sorted(p.stem for p in PROFILES_DIR.glob("*.toml"))
 
 
+def _config_path(given: str, named_as: str) -> Path:
+    """A config file path, or a shipped profile's name; ``named_as`` for the error."""
+    path = Path(given)
+    if not path.is_file():
+        path = profile_path(given) or path
+    if not path.is_file():
+        raise SettingsError(f"{named_as}: no such file (nor a shipped profile: "
+                            f"{', '.join(profile_names())})")
+    return path
+
+
 def _resolve_config_file(config_file: Path | str | None) -> Path | None:
     if config_file is not None:
-        path = Path(config_file)
-        if not path.is_file():
-            path = profile_path(str(config_file)) or path
-        if not path.is_file():
-            raise SettingsError(f"config file {path}: no such file (nor a shipped profile: "
-                                f"{', '.join(profile_names())})")
-        return path
+        return _config_path(str(config_file), f"config file {config_file}")
     named = os.environ.get(CONFIG_ENV)
     if named:
-        path = Path(named)
-        if not path.is_file():
-            path = profile_path(named) or path
-        if not path.is_file():
-            raise SettingsError(f"{CONFIG_ENV}={named}: no such file (nor a shipped profile: "
-                                f"{', '.join(profile_names())})")
-        return path
+        return _config_path(named, f"{CONFIG_ENV}={named}")
     default = Path(DEFAULT_CONFIG_FILE)
     return default if default.is_file() else None
 
