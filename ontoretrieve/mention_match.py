@@ -54,7 +54,7 @@ from ontoretrieve.mention_text import (
 __all__ = ["KIND_WEIGHTS", "MATCH_SCHEME", "Mention", "MentionDictionary", "abbreviations",
            "form_keys", "root_key"]
 
-MATCH_SCHEME = "mm-2"
+MATCH_SCHEME = "mm-3"
 """Version of the keys and automatons built here: part of the cached dictionary's name,
 so a change rebuilds the dictionary from the stored forms (never the forms)."""
 
@@ -208,10 +208,10 @@ class MentionDictionary:
                     # One entry per term and version: its strongest form under this key.
                     per_key.setdefault((term.iri, content_hash), (term.iri, content_hash,
                                                                   form, kind))
-                root = _root_of(keyed) if kind != FormKind.LOCAL_NAME.value else None
-                if root is not None:
-                    entries.setdefault(("root", root), {}).setdefault(
-                        (term.iri, content_hash), (term.iri, content_hash, form, kind))
+                    root = _root_of(keyed) if kind != FormKind.LOCAL_NAME.value else None
+                    if root is not None:
+                        entries.setdefault(("root", root), {}).setdefault(
+                            (term.iri, content_hash), (term.iri, content_hash, form, kind))
         automatons = {"folded": ahocorasick.Automaton(), "exact": ahocorasick.Automaton(),
                       "root": ahocorasick.Automaton()}
         for (which, key), per_key in entries.items():

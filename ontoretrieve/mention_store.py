@@ -118,6 +118,8 @@ class MentionStore:
         except Exception as exc:  # a damaged cache is rebuilt, never trusted
             log.warning("mention dictionary %s is unreadable (%s); rebuilding", path, exc)
         built = MentionDictionary.build((h, self.read(h)) for h in wanted)
+        if not all(self.current(h) for h in wanted):
+            return built  # missing forms: never cache a dictionary the next sync completes
         try:
             write_atomic(path, pickle.dumps(built, protocol=pickle.HIGHEST_PROTOCOL))
             for old in self.folder.glob("dictionary-*.pickle"):

@@ -264,3 +264,18 @@ def test_the_units_best_terms_can_be_kept_whatever_their_evidence() -> None:
     # ... unless the unit's two best are kept regardless.
     kept = plain.model_copy(update={"evidence_top_per_unit": 2})
     assert [s.iri for s in select_seeds(hits, 1, kept, 1.0)[0]] == ["a", "b"]
+
+
+def test_every_form_of_a_term_gets_its_root_key() -> None:
+    d = dictionary(("nucleus", (("nucleus", "label"), ("karyon", "related"))))
+    assert [m.text for m in d.find("nuclear")] == ["nuclear"]  # the first form's root
+
+
+def test_a_dictionary_built_while_forms_are_missing_is_not_cached(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from ontoretrieve.mention_forms import TermForms
+    from ontoretrieve.mention_store import MentionStore
+
+    store = MentionStore(tmp_path, "k1")
+    assert store.dictionary(["h1"]).find("a cell") == []  # h1's forms not written yet
+    store.write("h1", [TermForms(X + "cell", (("cell", "label"),))])
+    assert names(store.dictionary(["h1"]).find("a cell")) == ["cell"]
