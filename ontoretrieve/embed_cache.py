@@ -25,7 +25,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
+import os
 import sqlite3
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -36,6 +39,8 @@ from ontoretrieve.backends.vector_index import VectorIndex
 from ontoretrieve.embed import DenseMatrix, Embedder, SparseVector
 
 __all__ = ["CachedEmbedder", "EmbeddingCache", "cache_path"]
+
+log = logging.getLogger(__name__)
 
 _BATCH = 900
 """Keys per ``IN (...)`` query: under SQLite's default limit of 999 variables."""
@@ -57,12 +62,28 @@ class EmbeddingCache:
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
-        self._db = sqlite3.connect(path, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("CREATE TABLE IF NOT EXISTS dense (key TEXT PRIMARY KEY, v BLOB)")
-        self._db.execute("CREATE TABLE IF NOT EXISTS sparse "
-                         "(key TEXT PRIMARY KEY, i BLOB, v BLOB)")
-        self._db.commit()
+        try:
+            self._db = self._open(path)
+        except sqlite3.DatabaseError as exc:
+            # Only a cache: a damaged file is set aside (kept for a look) and started anew.
+            aside = path.with_name(f"{path.name}.damaged-{int(time.time())}")
+            log.warning("embedding cache %s is unreadable (%s); moved to %s, starting a new "
+                        "one (texts are embedded again)", path, exc, aside.name)
+            os.replace(path, aside)
+            self._db = self._open(path)
+
+    @staticmethod
+    def _open(path: Path) -> sqlite3.Connection:
+        db = sqlite3.connect(path, check_same_thread=False)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("CREATE TABLE IF NOT EXISTS dense (key TEXT PRIMARY KEY, v BLOB)")
+            db.execute("CREATE TABLE IF NOT EXISTS sparse (key TEXT PRIMARY KEY, i BLOB, v BLOB)")
+            db.commit()
+        except sqlite3.DatabaseError:
+            db.close()
+            raise
+        return db
 
     def close(self) -> None:
         self._db.close()

@@ -279,3 +279,16 @@ def test_a_dictionary_built_while_forms_are_missing_is_not_cached(tmp_path) -> N
     assert store.dictionary(["h1"]).find("a cell") == []  # h1's forms not written yet
     store.write("h1", [TermForms(X + "cell", (("cell", "label"),))])
     assert names(store.dictionary(["h1"]).find("a cell")) == ["cell"]
+
+
+def test_a_damaged_embedding_cache_is_set_aside_not_fatal(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import numpy as np
+
+    from ontoretrieve.embed_cache import EmbeddingCache
+
+    path = tmp_path / "m.sqlite"
+    path.write_bytes(b"not a database" * 100)
+    cache = EmbeddingCache(path)
+    cache.put_dense(["a"], np.ones((1, 2), dtype=np.float32))
+    assert list(cache.dense(["a"])) == ["a"]
+    assert [p.name.split(".damaged-")[0] for p in tmp_path.glob("*.damaged-*")] == ["m.sqlite"]
