@@ -29,8 +29,9 @@ import numpy as np
 from ontoretrieve.bench.runner import parse_sets
 from ontoretrieve.bench.units import BenchUnit, read_units, sample_units
 from ontoretrieve.embed import Embedder, SparseVector
+from ontoretrieve.index_state import IndexState
 from ontoretrieve.pipeline import SeedRetriever
-from ontoretrieve.pipeline.indexing import make_embedder
+from ontoretrieve.pipeline.indexing import make_embedder, tenant_dir
 from ontoretrieve.settings import Settings, load_settings
 
 
@@ -70,13 +71,15 @@ def variant_settings(spec: str, data_dir: Path) -> Settings:
     return load_settings(profile or None, data_dir=data_dir, **sets)
 
 
-def measure(retriever: SeedRetriever, units: Sequence[BenchUnit]) -> dict[str, Any]:
+def measure(retriever: SeedRetriever, units: Sequence[BenchUnit],
+            scopes: dict[str, frozenset[str]] | None = None) -> dict[str, Any]:
     per_source: dict[str, dict[str, float]] = {}
     latencies: list[float] = []
     readme = None
     for unit in units:
         started = time.perf_counter()
-        result = retriever.seeds(unit.text)
+        scope = (scopes or {}).get(unit.ontology or "")
+        result = retriever.seeds(unit.text, scope)
         latencies.append(time.perf_counter() - started)
         ranked = [s.iri for s in result.seeds]
         found, top10 = set(ranked), set(ranked[:10])
@@ -114,6 +117,8 @@ def main() -> None:
                              "(prefix 'reference:' to start from the reference profile)")
     parser.add_argument("--memo", action="store_true", help="embed each window once")
     parser.add_argument("--out", type=Path, default=None, help="append JSON lines here")
+    parser.add_argument("--scope", action="store_true",
+                        help="scope each unit that names its ontology to that ontology")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as work:
@@ -123,12 +128,19 @@ def main() -> None:
     if args.memo:
         embedder = MemoEmbedder(embedder)
     opened = SeedRetriever.open(base, embedder=embedder)
+    scopes = None
+    if args.scope:
+        state = IndexState.load(tenant_dir(base) / "state.json")
+        if state is None:
+            parser.error(f"no index in {args.data_dir}")
+        scopes = {name: state.named([name]) for name in {u.ontology for u in units if u.ontology}}
     for spec in args.variant or ["base"]:
         settings = variant_settings(spec, args.data_dir)
         retriever = SeedRetriever(settings, opened.index, embedder,
                                   mentions=lambda: opened.dictionary)
         started = time.perf_counter()
-        found = {"variant": spec, "units": len(units), **measure(retriever, units),
+        found = {"variant": spec, "units": len(units), "scoped": args.scope,
+                 **measure(retriever, units, scopes),
                  "seconds": round(time.perf_counter() - started, 1)}
         print(json.dumps(found), flush=True)
         if args.out:

@@ -139,6 +139,10 @@ def recall_command(
     warm_up: Annotated[bool, typer.Option(
         "--warm-up/--no-warm-up", help="Run the units once untimed first (fills the graph "
         "cache as a long-running process has it).")] = True,
+    scoped: Annotated[bool, typer.Option(
+        "--scoped/--unscoped", help="Retrieve a unit that names its own ontology "
+        "(Text2KGBench) with that ontology as the query's scope, as an extraction "
+        "pipeline calls it; --unscoped searches the whole catalog.")] = True,
     data_dir: DataDir = None,
     config: ConfigFile = None,
     as_json: AsJson = False,
@@ -167,13 +171,14 @@ def recall_command(
             try:
                 with _Bars(not as_json) as bars:
                     summaries, warm = run_variants(retriever, resolved, chosen, out_dir,
-                                                   warm_up=warm_up, progress=bars.update)
+                                                   warm_up=warm_up, progress=bars.update,
+                                                   scoped=scoped)
             finally:
                 retriever.close()
         data: dict[str, Any] = {
             "date": datetime.now(UTC).isoformat(timespec="seconds"), "command": command,
             "data_dir": str(settings.data_dir), "catalogs": [str(c) for c in catalogs],
-            "sample": sample, "seed": seed,
+            "sample": sample, "seed": seed, "scoped": scoped,
             "units_per_source": dict(Counter(u.source for u in chosen)),
             "warm_up_seconds": round(warm, 1),
             "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),

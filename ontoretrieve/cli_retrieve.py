@@ -53,8 +53,9 @@ def retrieve_command(
     mode: Annotated[Mode, typer.Option("--mode", help="How the context is chosen.")
                     ] = Mode.AUTO,
     ontology: Annotated[list[str] | None, typer.Option(
-        "--ontology", help="For --mode ontologies: an ontology IRI, file name or hash "
-        "(repeat for several).")] = None,
+        "--ontology", help="An ontology IRI, file name, file stem or hash (repeat for "
+        "several): with --mode ontologies the whole of them, otherwise seeds come only "
+        "from them.")] = None,
     explain: Annotated[bool, typer.Option(
         "--explain", help="Show why each term is in the context (on stderr).")] = False,
     tenant: TenantOption = DEFAULT_TENANT,

@@ -44,6 +44,9 @@ def slice_command(
     file: TextFileOption = None,
     max_tokens: Annotated[int, typer.Option(
         "--max-tokens", min=1, help="The budget, in tokens of the encoder's tokenizer.")] = 2000,
+    ontology: Annotated[list[str] | None, typer.Option(
+        "--ontology", help="Seeds only from this ontology (IRI, file name, file stem or "
+        "hash; repeat for several).")] = None,
     tenant: TenantOption = DEFAULT_TENANT,
     data_dir: DataDir = None,
     config: ConfigFile = None,
@@ -53,7 +56,7 @@ def slice_command(
     with _errors_to_exit():
         body = _text_argument(text, file)
         with _engine(_settings(data_dir, config)) as engine:
-            result = engine.slice(body, max_tokens, tenant=tenant)
+            result = engine.slice(body, max_tokens, tenant=tenant, ontologies=ontology or ())
     if as_json:
         _print_json(result.model_dump(mode="json"))
         return

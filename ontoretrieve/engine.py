@@ -180,7 +180,12 @@ class Engine:
 
     def retrieve(self, text: str, *, tenant: str = DEFAULT_TENANT,
                  mode: Mode | str = Mode.AUTO, ontologies: Sequence[str] = ()) -> Context:
-        """The tenant's context for ``text`` (cached; the overlay applied)."""
+        """The tenant's context for ``text`` (cached; the overlay applied).
+
+        ``ontologies`` (IRI, file name, file stem or content hash): with mode
+        ``ontologies`` they come back whole; in the other modes they scope the
+        query, so seeds come only from them.
+        """
         state = self._tenant(tenant)
         self._check_text(text)
         with self._operation(state, "retrieve"):
@@ -209,14 +214,15 @@ class Engine:
                 *sorted(v.content_hash for v in versions))
 
     def slice(self, text: str, max_tokens: int, *, tenant: str = DEFAULT_TENANT,
-              mode: Mode | str = Mode.AUTO) -> KnowledgeSlice:
-        """The context cut to ``max_tokens`` tokens of the encoder's tokenizer."""
+              mode: Mode | str = Mode.AUTO, ontologies: Sequence[str] = ()) -> KnowledgeSlice:
+        """The context cut to ``max_tokens`` tokens of the encoder's tokenizer
+        (``ontologies`` as in ``retrieve``)."""
         state = self._tenant(tenant)
         self._check_text(text)
         if max_tokens < 1:
             raise OntoRetrieveError(f"max_tokens must be at least 1, not {max_tokens}")
         with self._operation(state, "slice"):
-            context = self._context(state, text, _mode(mode), ())
+            context = self._context(state, text, _mode(mode), ontologies)
             return build_slice(context, max_tokens, self.embedder().count_tokens)
 
     def lookup(self, mention: str, *, tenant: str = DEFAULT_TENANT,

@@ -10,6 +10,7 @@ removes those points.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -18,7 +19,22 @@ from pydantic import BaseModel, Field, ValidationError
 from ontoretrieve.atomic import write_atomic
 from ontoretrieve.errors import IndexError_
 
-__all__ = ["IndexState", "IndexedOntology"]
+__all__ = ["IndexState", "IndexedOntology", "ontology_names"]
+
+
+def ontology_names(ontology_iri: str, content_hash: str, sources: Sequence[str]
+                   ) -> set[str]:
+    """Every name a caller may use for an ontology version: IRI, content hash, and
+    each source's path, file name and file stem.
+
+    >>> sorted(ontology_names("http://x/o", "ab12", ["cat/pizza.owl"]))
+    ['ab12', 'cat/pizza.owl', 'http://x/o', 'pizza', 'pizza.owl']
+    """
+    names = {ontology_iri, content_hash}
+    for source in sources:
+        file_name = source.rsplit("/", 1)[-1]
+        names |= {source, file_name, file_name.rsplit(".", 1)[0]}
+    return names - {""}
 
 
 class IndexedOntology(BaseModel):
@@ -41,6 +57,21 @@ class IndexState(BaseModel):
     points: int | None = None
     """Points in the index after the last sync that wrote to it (None: not counted yet)."""
     updated_at: datetime = Field(default_factory=lambda: datetime.now(UTC))
+
+    def named(self, names: Iterable[str]) -> frozenset[str]:
+        """The content hashes of the indexed ontology versions ``names`` names
+        (see ``ontology_names``).
+
+        >>> state = IndexState(backend="edge", location="x", dimension=2, fingerprint={},
+        ...     ontologies={"ab12": IndexedOntology(ontology_iri="http://x/o",
+        ...                                         sources=["cat/pizza.owl"], atoms=3)})
+        >>> sorted(state.named(["pizza"])), sorted(state.named(["nope"]))
+        (['ab12'], [])
+        """
+        wanted = set(names)
+        return frozenset(content_hash for content_hash, info in self.ontologies.items()
+                         if wanted & ontology_names(info.ontology_iri, content_hash,
+                                                    info.sources))
 
     @classmethod
     def load(cls, path: Path) -> IndexState | None:

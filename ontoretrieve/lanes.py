@@ -37,8 +37,10 @@ class LaneResults:
 
 
 def search_lanes(index: VectorIndex, embedder: Embedder, windows: Sequence[Window],
-                 settings: FusionSettings) -> LaneResults:
-    """Each window's hits in each lane, best first."""
+                 settings: FusionSettings, scope: Sequence[str] | None = None
+                 ) -> LaneResults:
+    """Each window's hits in each lane, best first (only ontology versions ``scope``
+    names, when given)."""
     if not windows:
         return LaneResults([], {lane.value: 0 for lane in VECTOR_LANES}, 0.0, 0.0)
     texts = [w.text for w in windows]
@@ -52,7 +54,7 @@ def search_lanes(index: VectorIndex, embedder: Embedder, windows: Sequence[Windo
     depth = {Lane.CORE: settings.top_k, Lane.NEIGHBORHOOD: settings.top_k,
              Lane.BM25: settings.bm25_top_k or settings.top_k}
     by_lane: dict[Lane, list[list[LaneHit]]] = {
-        lane: index.search(lane, sparse if lane is Lane.BM25 else dense, depth[lane])
+        lane: index.search(lane, sparse if lane is Lane.BM25 else dense, depth[lane], scope)
         if lane in active else [[] for _ in windows] for lane in VECTOR_LANES}
     searched = time.perf_counter()
     per_window = [{lane: by_lane[lane][i] for lane in VECTOR_LANES}

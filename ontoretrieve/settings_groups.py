@@ -309,6 +309,11 @@ class SeedSettings(_Group):
     evidence_top_per_unit: int = Field(0, ge=0)
     """Evidence cut: the merged top terms of the unit kept whatever their evidence (a short
     text whose terms no form names still keeps its best dense and BM25 hits)."""
+    scoped_top_per_window: int = Field(10, ge=0)
+    """Evidence cut, in a query scoped to named ontologies: the fused top terms of each
+    window kept whatever their evidence. The caller's scope is itself evidence: a term of
+    a 70-term ontology the caller extracts against is far likelier relevant than a term
+    of the whole catalog, so weaker support suffices."""
     dump_ontology_ranks: bool = ref("ONTOLOGY_PATCH_DUMP_ONTOLOGY_RANKS", False)
 
     @model_validator(mode="after")

@@ -134,11 +134,14 @@ class QdrantClientIndex:
                 break
 
     def search(self, lane: Lane, queries: Sequence[DenseVector] | Sequence[SparseVector],
-               limit: int) -> list[list[LaneHit]]:
+               limit: int, ontology_hashes: Sequence[str] | None = None
+               ) -> list[list[LaneHit]]:
         if not queries:
             return []
+        scope = None if ontology_hashes is None else _any_of("ontology_hash", ontology_hashes)
         requests = [models.QueryRequest(query=_query_vector(q), using=lane.value, limit=limit,
-                                        with_payload=HIT_FIELDS) for q in queries]
+                                        filter=scope, with_payload=HIT_FIELDS)
+                    for q in queries]
         responses = self._call(self._client.query_batch_points, self.collection,
                                requests=requests)
         return [[LaneHit(str(p.id), float(p.score), dict(p.payload or {}))

@@ -106,13 +106,15 @@ class EdgeIndex:
                 break
 
     def search(self, lane: Lane, queries: Sequence[DenseVector] | Sequence[SparseVector],
-               limit: int) -> list[list[LaneHit]]:
+               limit: int, ontology_hashes: Sequence[str] | None = None
+               ) -> list[list[LaneHit]]:
         if not queries:
             return []
+        scope = None if ontology_hashes is None else _any_of("ontology_hash", ontology_hashes)
         requests = [
             qe.QueryRequest(limit=limit, query=qe.Query.Nearest(_query_vector(q),
                                                                 using=lane.value),
-                            with_payload=HIT_FIELDS)
+                            filter=scope, with_payload=HIT_FIELDS)
             for q in queries
         ]
         results = self._shard.query_batch(qe.QueryBatchRequest(requests))

@@ -126,8 +126,12 @@ class VectorIndex(Protocol):
         ...
 
     def search(self, lane: Lane, queries: Sequence[DenseVector] | Sequence[SparseVector],
-               limit: int) -> list[list[LaneHit]]:
-        """One ranked hit list per query, best first, in one batch where possible."""
+               limit: int, ontology_hashes: Sequence[str] | None = None
+               ) -> list[list[LaneHit]]:
+        """One ranked hit list per query, best first, in one batch where possible.
+
+        ``ontology_hashes`` scopes the search to those ontology versions (None: all).
+        """
         ...
 
     def scroll_vectors(self, batch: int = 512

@@ -75,7 +75,8 @@ def markdown_summary(data: Mapping[str, Any]) -> str:
     parts = [f"# bench recall: {data.get('date', '')}", "",
              f"Units: {data.get('units_per_source')}; sample {data.get('sample')} per source, "
              f"seed {data.get('seed')}; warm-up {data.get('warm_up_seconds')} s; "
-             f"peak RSS {data.get('peak_rss_mib')} MiB.", ""]
+             f"peak RSS {data.get('peak_rss_mib')} MiB; units that name their ontology "
+             f"{'scoped to it' if data.get('scoped', True) else 'unscoped'}.", ""]
     for name, variant in data["variants"].items():
         summary: RunSummary = variant["summary"]
         rows = [_source_rows(source, s) for source, s in summary.sources.items()]

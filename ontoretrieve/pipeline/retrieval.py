@@ -43,7 +43,7 @@ from ontoretrieve.context import (
 from ontoretrieve.embed import Embedder
 from ontoretrieve.expand import ContextSeed, order_seeds, promote_types, schema_closure
 from ontoretrieve.graph_index import RoleTable, Statement, WorkingGraph
-from ontoretrieve.index_state import IndexState
+from ontoretrieve.index_state import IndexState, ontology_names
 from ontoretrieve.lexical import phrase_lexemes, text_tokens
 from ontoretrieve.mention_match import MentionDictionary
 from ontoretrieve.pipeline.indexing import (
@@ -126,19 +126,30 @@ class Retriever:
 
     def retrieve(self, text: str, mode: Mode = Mode.AUTO,
                  ontologies: Sequence[str] = ()) -> Context:
-        """The context for ``text``; ``ontologies`` names the ontologies of ``ontologies`` mode.
+        """The context for ``text``.
 
-        Ontologies are named by IRI, source file (path or file name) or content hash.
+        ``ontologies`` names ontologies by IRI, source file (path, file name or
+        stem) or content hash: in ``ontologies`` mode they come back whole; in
+        ``vector`` and ``lexical`` mode they are the query's scope, the only
+        ontologies seeds come from (the context may still reach the ontologies
+        they reference). ``auto`` over a catalog small enough to return whole
+        returns the named ontologies whole.
         """
         started = time.perf_counter()
         if mode is Mode.AUTO:
             mode = self._resolve_auto()
+            if mode is Mode.FULL and ontologies:
+                mode = Mode.ONTOLOGIES
+        scope = self.state.named(ontologies) if ontologies else None
         if mode in (Mode.FULL, Mode.ONTOLOGIES):
             context = self._whole(mode, ontologies)
+        elif scope is not None and not scope:
+            context = _empty(mode, Diagnosis.NO_SUCH_ONTOLOGY, warnings=[
+                f"no indexed ontology is named {', '.join(ontologies)!r}"])
         elif not text.strip():
             context = _empty(mode, Diagnosis.NO_TEXT)
         else:
-            context = self._retrieve(text, mode)
+            context = self._retrieve(text, mode, scope)
         seconds = dict(context.seconds)
         seconds["total"] = round(time.perf_counter() - started, 5)
         return context.model_copy(update={"seconds": seconds})
@@ -191,15 +202,17 @@ class Retriever:
 
     # -- vector and lexical modes --------------------------------------------------------
 
-    def _retrieve(self, text: str, mode: Mode) -> Context:
+    def _retrieve(self, text: str, mode: Mode, scope: frozenset[str] | None) -> Context:
         clock = time.perf_counter()
         seconds: dict[str, float] = {}
         funnel = None
         if mode is Mode.LEXICAL:
             evidence = self._lexical_seeds(text)
+            if scope is not None:
+                evidence = [e for e in evidence if e.ontology_hash in scope]
             seconds["seeds"] = time.perf_counter() - clock
         else:
-            result = self.seed_retriever.seeds(text)
+            result = self.seed_retriever.seeds(text, scope)
             evidence, funnel = result.seeds, result.funnel
             seconds.update(result.seconds)
         if not evidence:
@@ -426,8 +439,7 @@ def _queryable(seed: ContextSeed) -> bool:
 
 
 def _named(version: OntologyVersion, names: Sequence[str]) -> bool:
-    keys = {version.ontology_iri, version.content_hash, version.source,
-            version.source.rsplit("/", 1)[-1]}
+    keys = ontology_names(version.ontology_iri, version.content_hash, [version.source])
     return any(name in keys for name in names)
 
 

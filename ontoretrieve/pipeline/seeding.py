@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import asdict
 from typing import Any
 
@@ -44,6 +44,7 @@ from ontoretrieve.pipeline.indexing import (
 from ontoretrieve.records import SeedEvidence, SeedFunnel
 from ontoretrieve.seeds import Seed, cap_never_binds, select_seeds
 from ontoretrieve.settings import Settings
+from ontoretrieve.settings_groups import SeedSettings
 from ontoretrieve.windows import Window, make_windows_with_metrics
 
 MentionLoader = Callable[[], MentionDictionary | None]
@@ -97,29 +98,36 @@ class SeedRetriever:
             self._dictionary = self._load_mentions()
         return self._dictionary
 
-    def mentions(self, text: str) -> list[Mention]:
-        """Every usable mention in ``text`` (none when the lane is off)."""
+    def mentions(self, text: str, scope: Collection[str] | None = None) -> list[Mention]:
+        """Every usable mention in ``text`` (none when the lane is off), of the ontology
+        versions in ``scope`` when given."""
         s = self.settings
         if not s.mentions.enabled or s.fusion.mention_weight <= 0 or self.dictionary is None:
             return []
-        return usable(self.dictionary.find(text), s.mentions.max_shared)
+        found = self.dictionary.find(text)
+        if scope is not None:
+            found = [m for m in found if m.ontology_hash in scope]
+        return usable(found, s.mentions.max_shared)
 
     def close(self) -> None:
         self.index.close()
 
-    def seeds(self, text: str) -> SeedResult:
+    def seeds(self, text: str, scope: Collection[str] | None = None) -> SeedResult:
+        """The seeds of ``text``; ``scope`` (ontology content hashes) limits every lane,
+        the mentions and the lexical rules to those ontology versions."""
         s = self.settings
+        hashes = None if scope is None else sorted(scope)
         clock = _Clock()
         windows, window_metrics = make_windows_with_metrics(
             text, s.windows, self.embedder.count_tokens, self.embedder.sequence_limit)
         clock.lap("windows")
-        lanes = search_lanes(self.index, self.embedder, windows, s.fusion)
+        lanes = search_lanes(self.index, self.embedder, windows, s.fusion, hashes)
         clock.laps["embedding"] = lanes.embed_seconds
         clock.laps["search"] = lanes.search_seconds
         clock.restart()
-        mentions = self.mentions(text)
+        mentions = self.mentions(text, scope)
         if s.mentions.dense_spans and s.mentions.enabled and s.fusion.mention_weight > 0:
-            mentions = mentions + self._dense_spans(text, mentions)
+            mentions = mentions + self._dense_spans(text, mentions, hashes)
         per_window = lanes.per_window
         hits_per_lane = dict(lanes.hits_per_lane)
         if mentions:
@@ -130,10 +138,11 @@ class SeedRetriever:
         clock.lap("mentions")
         fused = [fuse_window(i, per_lane, s.fusion) for i, per_lane in enumerate(per_window)]
         clock.lap("fusion")
-        selected, counts = select_seeds(fused, len(windows), s.seeds, best_attainable(s.fusion),
+        selected, counts = select_seeds(fused, len(windows), _cut_settings(s, scope),
+                                        best_attainable(s.fusion),
                                         vectors=self.index.core_vectors)
-        triggered, added, raised = apply_triggers(selected, self._trigger_matches(text),
-                                                  s.triggers)
+        triggered, added, raised = apply_triggers(
+            selected, _in_scope(self._trigger_matches(text), scope), s.triggers)
         checked, demoted, dropped = symbol_case_check(
             triggered, text, s.seeds.symbol_case_mismatch_policy,
             s.seeds.symbol_case_mismatch_demote_factor)
@@ -141,7 +150,8 @@ class SeedRetriever:
         if s.seeds.query_unit_signals_enabled and selected:
             tokens = unit_signal_tokens(text)
             signalled, by_signals = apply_unit_signals(
-                checked, tokens, self._unit_matches(tokens), s.triggers,
+                checked, tokens, {token: _in_scope(found, scope) for token, found
+                                  in self._unit_matches(tokens).items()}, s.triggers,
                 s.seeds.symbol_case_mismatch_policy, s.seeds.symbol_case_mismatch_demote_factor)
         clock.lap("seeds")
         funnel = SeedFunnel(
@@ -154,14 +164,15 @@ class SeedRetriever:
         return SeedResult(seeds=[_evidence(seed, mentions) for seed in signalled],
                           funnel=funnel, seconds={k: round(v, 5) for k, v in clock.laps.items()})
 
-    def _dense_spans(self, text: str, mentions: Sequence[Mention]) -> list[Mention]:
+    def _dense_spans(self, text: str, mentions: Sequence[Mention],
+                     scope: Sequence[str] | None) -> list[Mention]:
         """Span-level dense matching: content words no form names, against the core lane."""
         spans = span_candidates(text, [m for m in mentions if not m.contained],
                                 self.settings.mentions.dense_spans)
         if not spans:
             return []
         vectors = list(self.embedder.embed_queries([word for _, _, word in spans]))
-        hits = self.index.search(Lane.CORE, vectors, 3)
+        hits = self.index.search(Lane.CORE, vectors, 3, scope)
         return dense_span_mentions(spans, hits, self.settings.mentions.dense_span_min_similarity)
 
     def _mention_hits(self, mentions: Sequence[Mention], windows: Sequence[Window]
@@ -186,6 +197,22 @@ class SeedRetriever:
             variants = lexeme_variants(token)
             found[token] = self.index.matching("lexemes", variants, limit=32)
         return found
+
+
+def _cut_settings(settings: Settings, scope: Collection[str] | None) -> SeedSettings:
+    """The seed settings of one query: a scoped query keeps each window's top terms."""
+    seeds = settings.seeds
+    if scope is None or seeds.scoped_top_per_window <= seeds.evidence_top_per_window:
+        return seeds
+    return seeds.model_copy(update={"evidence_top_per_window": seeds.scoped_top_per_window})
+
+
+def _in_scope(payloads: list[dict[str, Any]], scope: Collection[str] | None
+              ) -> list[dict[str, Any]]:
+    """The payloads of the ontology versions in ``scope`` (all of them: no scope)."""
+    if scope is None:
+        return payloads
+    return [p for p in payloads if str(p.get("ontology_hash", "")) in scope]
 
 
 class _Clock:

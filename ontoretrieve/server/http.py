@@ -63,10 +63,14 @@ log = logging.getLogger("ontoretrieve.server")
 T = TypeVar("T")
 
 
+ONTOLOGIES_HELP = ("Ontologies by IRI, file name, file stem or content hash: with "
+                   "mode=ontologies they come back whole; otherwise seeds come only from them.")
+
+
 class RetrieveRequest(BaseModel):
     text: str = Field(description="The text to build a context for.")
     mode: Mode = Mode.AUTO
-    ontologies: list[str] = Field(default=[], description="For mode=ontologies.")
+    ontologies: list[str] = Field(default=[], description=ONTOLOGIES_HELP)
 
 
 class RetrieveResponse(BaseModel):
@@ -78,6 +82,7 @@ class SliceRequest(BaseModel):
     text: str
     max_tokens: int = Field(2000, ge=1, le=1_000_000)
     mode: Mode = Mode.AUTO
+    ontologies: list[str] = Field(default=[], description=ONTOLOGIES_HELP)
 
 
 class LookupRequest(BaseModel):
@@ -261,7 +266,7 @@ def create_app(engine: Engine) -> FastAPI:
     async def knowledge_slice(body: SliceRequest, tenant: Tenant) -> KnowledgeSlice:
         """The context cut to ``max_tokens`` tokens of the encoder's tokenizer."""
         return await call(engine.slice, body.text, body.max_tokens, tenant=tenant,
-                          mode=body.mode)
+                          mode=body.mode, ontologies=body.ontologies)
 
     @app.post("/v1/{tenant}/lookup", tags=["retrieval"])
     async def lookup(body: LookupRequest, tenant: Tenant) -> LookupResult:

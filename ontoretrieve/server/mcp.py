@@ -48,8 +48,13 @@ def create_mcp(engine: Engine, tenant: str = DEFAULT_TENANT) -> MCPServer:
             raise ToolError(str(exc)) from None
 
     @server.tool()
-    def retrieve(text: str, mode: str = "auto") -> dict[str, Any]:
-        """The ontology context (Turtle), terms, seeds and evidence for a text."""
+    def retrieve(text: str, mode: str = "auto",
+                 ontologies: list[str] | None = None) -> dict[str, Any]:
+        """The ontology context (Turtle), terms, seeds and evidence for a text.
+
+        ontologies: IRIs, file names or stems; with mode "ontologies" they come back
+        whole, otherwise seeds come only from them (the ontology you extract against).
+        """
         try:
             chosen = Mode(mode)
         except ValueError:
@@ -57,16 +62,20 @@ def create_mcp(engine: Engine, tenant: str = DEFAULT_TENANT) -> MCPServer:
                             f"{', '.join(m.value for m in Mode)}") from None
 
         def run() -> dict[str, Any]:
-            context = engine.retrieve(text, tenant=tenant, mode=chosen)
+            context = engine.retrieve(text, tenant=tenant, mode=chosen,
+                                      ontologies=ontologies or ())
             return {**context.model_dump(mode="json", exclude={"ntriples"}),
                     "turtle": context.serialize("turtle")}
 
         return guarded(run)
 
     @server.tool(name="slice")
-    def knowledge_slice(text: str, max_tokens: int = 2000) -> dict[str, Any]:
-        """The terms a text is about and their definitions, never over max_tokens tokens."""
-        return guarded(lambda: engine.slice(text, max_tokens, tenant=tenant)
+    def knowledge_slice(text: str, max_tokens: int = 2000,
+                        ontologies: list[str] | None = None) -> dict[str, Any]:
+        """The terms a text is about and their definitions, never over max_tokens tokens
+        (seeds only from ``ontologies`` when given: IRIs, file names or stems)."""
+        return guarded(lambda: engine.slice(text, max_tokens, tenant=tenant,
+                                            ontologies=ontologies or ())
                        .model_dump(mode="json"))
 
     @server.tool()

@@ -76,6 +76,12 @@ def test_both_layouts_run_with_every_variant(run: tuple[Path, dict[str, Any]]) -
     assert "ont_1_university" in base["ontologies"]  # the converted Text2KGBench catalog
     assert base["unknown_unit_ontologies"] == {}  # both units' ontologies were matched
     assert base["sources"]["text2kg"]["on_topic_precision"] > 0
+    # A unit naming its own ontology is scoped to it; the others search everything.
+    assert data["scoped"] is True
+    assert {i: r["scoped"] for i, r in rows.items()} == {
+        "zoo": True, "probe": False, "text2kg:ont_1_university_train_1": True,
+        "text2kg:ont_1_university_test_1": True}
+    assert all(iri.startswith(ZOO) for iri in rows["zoo"]["retrieved_term_iris"])
 
 
 def test_ablations_really_switch_things_off(run: tuple[Path, dict[str, Any]]) -> None:

@@ -147,3 +147,24 @@ def test_lookup_uses_the_mention_lane(tmp_path: Path, catalog_dir: Path) -> None
         found = engine.lookup("Observable-properties")  # plural, hyphen, case
     best = found.candidates[0]
     assert (best.iri, best.match) == (MINI + "Property", "normalized")
+
+
+@pytest.mark.parametrize("backend", ["edge", "qdrant"])
+def test_a_scoped_query_seeds_only_from_the_named_ontologies(
+        tmp_path: Path, catalog_dir: Path, real_embedder: FastEmbedder, backend: str) -> None:
+    settings = settings_for(tmp_path, vector_index={"backend": backend})
+    store = OxigraphStore.in_memory()
+    sync_index(settings, store, catalog_path=catalog_dir, embedder=real_embedder)
+    versions = {v.source.rsplit("/", 1)[-1]: v.content_hash for v in Catalog(store).versions()}
+    text = "Each sensor observes thing two."
+    retriever = SeedRetriever.open(settings, embedder=real_embedder)
+    try:
+        everywhere = {s.ontology_hash for s in retriever.seeds(text).seeds}
+        assert everywhere == set(versions.values())  # both ontologies answer unscoped
+        for name, content_hash in versions.items():
+            scoped = retriever.seeds(text, frozenset({content_hash})).seeds
+            assert scoped and {s.ontology_hash for s in scoped} == {content_hash}, name
+            assert all(m["text"] for s in scoped for m in s.mentions)
+        assert retriever.seeds(text, frozenset({"0" * 16})).seeds == []
+    finally:
+        retriever.close()

@@ -164,6 +164,22 @@ def test_modes(retriever: Retriever) -> None:
     assert retriever.retrieve("zzqx", Mode.LEXICAL).diagnosis is Diagnosis.NO_LEXICAL_MATCH
 
 
+def test_named_ontologies_scope_vector_and_lexical_seeds(retriever: Retriever) -> None:
+    text = "A 5 mV signal from the cat in the big cage"
+    hashes = {v.source.rsplit("/", 1)[-1]: v.content_hash for v in retriever.reader.versions()}
+    unscoped = {s.ontology_hash for s in retriever.retrieve(text, Mode.VECTOR).seeds}
+    assert {hashes["zoo.ttl"], hashes["qudt-units-subset.ttl"]} <= unscoped
+    for mode in (Mode.VECTOR, Mode.LEXICAL):
+        for name in ("zoo", "qudt-units-subset.ttl"):  # a file stem or a file name
+            scoped = retriever.retrieve(text, mode, [name])
+            assert scoped.seeds, (mode, name)
+            wanted = hashes[name if name.endswith(".ttl") else name + ".ttl"]
+            assert {s.ontology_hash for s in scoped.seeds} == {wanted}, (mode, name)
+    missing = retriever.retrieve(text, Mode.VECTOR, ["nope"])
+    assert missing.diagnosis is Diagnosis.NO_SUCH_ONTOLOGY and missing.empty
+    assert "nope" in missing.warnings[0]
+
+
 def test_auto_takes_the_whole_catalog_only_when_it_fits(retriever: Retriever) -> None:
     for cap, expected in ((5, Mode.VECTOR), (100000, Mode.FULL)):
         r = variant(retriever, expand={"context_max_triples": cap})

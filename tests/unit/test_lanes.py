@@ -25,7 +25,8 @@ class Recorder:
         self.calls.append("sparse")
         return [object() for _ in texts]
 
-    def search(self, lane: Lane, queries: Sequence[Any], limit: int) -> list[list[LaneHit]]:
+    def search(self, lane: Lane, queries: Sequence[Any], limit: int,
+               ontology_hashes: Sequence[str] | None = None) -> list[list[LaneHit]]:
         self.calls.append(lane.value)
         return [[LaneHit(point_id="p", score=1.0, payload={"iri": "http://x/a"})]
                 for _ in queries]

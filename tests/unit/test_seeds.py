@@ -10,7 +10,9 @@ from hypothesis import strategies as st
 from ontoretrieve.backends.vector_index import Lane
 from ontoretrieve.fusion import FusedHit, LaneEvidence
 from ontoretrieve.lexical import apply_triggers, apply_unit_signals, symbol_case_check
+from ontoretrieve.pipeline.seeding import _cut_settings, _in_scope
 from ontoretrieve.seeds import Seed, SeedOrigin, cap_for, select_seeds
+from ontoretrieve.settings import Settings
 from ontoretrieve.settings_groups import (
     MergeMode,
     SeedSettings,
@@ -160,3 +162,16 @@ def test_start_up_warns_when_max_atoms_can_never_bind(caplog: pytest.LogCaptureF
     with caplog.at_level("WARNING"):
         SeedRetriever(load_settings(), index=None, embedder=None)  # type: ignore[arg-type]
     assert "can never bind" not in caplog.text
+
+
+def test_a_scoped_query_keeps_each_windows_top_terms() -> None:
+    settings = Settings()
+    assert _cut_settings(settings, None) is settings.seeds  # unscoped: the cut as set
+    scoped = _cut_settings(settings, frozenset({"h1"}))
+    assert scoped.evidence_top_per_window == settings.seeds.scoped_top_per_window > 0
+    off = settings.model_copy(update={"seeds": settings.seeds.model_copy(
+        update={"scoped_top_per_window": 0})})
+    assert _cut_settings(off, frozenset({"h1"})) is off.seeds
+    payloads = [{"iri": "a", "ontology_hash": "h1"}, {"iri": "b", "ontology_hash": "h2"}]
+    assert _in_scope(payloads, frozenset({"h1"})) == payloads[:1]
+    assert _in_scope(payloads, None) == payloads
