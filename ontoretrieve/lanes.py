@@ -15,9 +15,15 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from ontoretrieve.backends.vector_index import VECTOR_LANES, Lane, LaneHit, VectorIndex
+from ontoretrieve.backends.vector_index import (
+    VECTOR_LANES,
+    DenseVector,
+    Lane,
+    LaneHit,
+    VectorIndex,
+)
 from ontoretrieve.embed import Embedder
 from ontoretrieve.fusion import lane_weights
 from ontoretrieve.settings_groups import FusionSettings
@@ -34,6 +40,8 @@ class LaneResults:
     hits_per_lane: dict[str, int]
     embed_seconds: float
     search_seconds: float
+    dense_queries: list[DenseVector] = field(default_factory=list)
+    """The windows' dense query vectors (empty when no dense lane was searched)."""
 
 
 def search_lanes(index: VectorIndex, embedder: Embedder, windows: Sequence[Window],
@@ -60,7 +68,7 @@ def search_lanes(index: VectorIndex, embedder: Embedder, windows: Sequence[Windo
     per_window = [{lane: by_lane[lane][i] for lane in VECTOR_LANES}
                   for i in range(len(windows))]
     counts = {lane.value: sum(len(hits) for hits in by_lane[lane]) for lane in VECTOR_LANES}
-    return LaneResults(per_window, counts, embedded - started, searched - embedded)
+    return LaneResults(per_window, counts, embedded - started, searched - embedded, dense)
 
 
 def without_numbers(text: str) -> str:

@@ -19,14 +19,18 @@ stale dictionary) is dropped.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
-from ontoretrieve.backends.vector_index import LaneHit, point_id
+import numpy as np
+
+from ontoretrieve.backends.vector_index import DenseVector, LaneHit, point_id
 from ontoretrieve.mention_match import Mention
 from ontoretrieve.mention_text import STOPWORDS, fold_word, tokenize
 from ontoretrieve.windows import Window
 
-__all__ = ["dense_span_mentions", "evidence_of", "span_candidates", "usable", "window_hits"]
+__all__ = ["dense_span_mentions", "evidence_of", "pick_senses", "span_candidates", "usable",
+           "window_hits"]
 
 PayloadKey = tuple[str, str]
 """(iri, ontology hash)."""
@@ -35,6 +39,54 @@ PayloadKey = tuple[str, str]
 def usable(mentions: Sequence[Mention], max_shared: int) -> list[Mention]:
     """Mentions whose form is shared by at most ``max_shared`` terms (0: all)."""
     return [m for m in mentions if not max_shared or m.shared_by <= max_shared]
+
+
+def pick_senses(mentions: Sequence[Mention], windows: Sequence[Window],
+                window_vectors: Sequence[DenseVector],
+                term_vectors: Mapping[str, DenseVector], keep: int,
+                after_numbers: bool = False) -> list[Mention]:
+    """Word sense choice: a span naming several terms keeps its strength for the ``keep``
+    terms nearest (cosine of core vectors) the window the span starts in; the others
+    are flagged ``outranked``. A term without a vector is never outranked; nor are
+    spans right after a number unless ``after_numbers``.
+
+    >>> from ontoretrieve.mention_match import Mention
+    >>> ms = [Mention(i, "h", 0, 6, "states", "state", "state", "label", True, 2)
+    ...       for i in ("x:condition", "x:country")]
+    >>> vectors = {"x:condition": np.array([1.0, 0.0]), "x:country": np.array([0.0, 1.0])}
+    >>> picked = pick_senses(ms, [Window(0, "states", 0, 6)], [np.array([0.9, 0.1])],
+    ...                      vectors, keep=1)
+    >>> [(m.iri, m.outranked) for m in picked]
+    [('x:condition', False), ('x:country', True)]
+    """
+    if keep <= 0 or not windows:
+        return list(mentions)
+    groups: dict[tuple[int, int, str], set[str]] = {}
+    for m in mentions:
+        if after_numbers or not m.after_number:
+            groups.setdefault((m.start, m.end, m.key), set()).add(m.iri)
+    outranked: set[tuple[int, int, str, str]] = set()
+    for (start, end, key), iris in groups.items():
+        scored = [i for i in iris if i in term_vectors]
+        if len(iris) <= keep or len(scored) <= keep:
+            continue
+        window = _window_at(windows, start)
+        near = sorted(scored, key=lambda i: -float(np.dot(window_vectors[window],
+                                                            term_vectors[i])))
+        outranked |= {(start, end, key, iri) for iri in near[keep:]}
+    return [replace(m, outranked=True) if (m.start, m.end, m.key, m.iri) in outranked else m
+            for m in mentions]
+
+
+def _window_at(windows: Sequence[Window], offset: int) -> int:
+    """The window a character offset starts in (the last one before it, at a gap)."""
+    found = 0
+    for i, window in enumerate(windows):
+        if window.start <= offset:
+            found = i
+        if window.start <= offset < window.end:
+            return i
+    return found
 
 
 def window_hits(mentions: Sequence[Mention], windows: Sequence[Window],
@@ -127,5 +179,6 @@ def evidence_of(mentions: Sequence[Mention], iri: str) -> list[dict[str, object]
                       "kind": m.kind, "exact_case": m.exact_case, "shared_by": m.shared_by,
                       "contained": m.contained, "after_number": m.after_number,
                       "derived": m.derived, "similarity": m.similarity,
+                      "outranked": m.outranked,
                       "strength": round(m.strength, 4)})
     return spans

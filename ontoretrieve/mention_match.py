@@ -69,6 +69,9 @@ DENSE_SPAN_WEIGHT = 0.6
 """What a span found by embedding alone says at cosine 1 (no form names it)."""
 
 DERIVED_WEIGHT = 0.6
+OUTRANKED_WEIGHT = 0.25
+"""A span naming several terms: the terms that fit the context worse than the best ones
+keep a quarter of their strength (below the evidence cut on their own, still fused)."""
 """A match by derivational root only ("nuclear" -> nucleus) counts this much of one by stem."""
 
 
@@ -99,6 +102,8 @@ class Mention:
     similarity: float | None = None
     """Span-level dense matching: the cosine between the span and the term's core text
     (None: a form matched)."""
+    outranked: bool = False
+    """Other terms this span names fit the text around it better (``pick_senses``)."""
 
     @property
     def words(self) -> int:
@@ -117,7 +122,8 @@ class Mention:
         ambiguity = 1.0 + math.log2(self.shared_by)
         return (KIND_WEIGHTS.get(self.kind, 0.5) * (1.0 + 0.15 * (self.words - 1))
                 / ambiguity * (0.5 if self.contained else 1.0)
-                * (1.5 if self.after_number else 1.0) * (DERIVED_WEIGHT if self.derived else 1.0))
+                * (1.5 if self.after_number else 1.0) * (DERIVED_WEIGHT if self.derived else 1.0)
+                * (OUTRANKED_WEIGHT if self.outranked else 1.0))
 
 
 def _symbol_like(form: str, tokens: Sequence[Token], kind: str) -> bool:
@@ -247,7 +253,7 @@ class MentionDictionary:
             first = starts[end_index - len(key) + 1]
             last = ends[end_index]
             after_number = _after_number(tokens, first)
-            if len(key) == 3 and not after_number:
+            if len(key) == 3 and not (after_number and _unit_spacing(tokens, first)):
                 continue  # a one-character symbol names a unit only after a quantity
             start, end = tokens[first].start, tokens[last].end
             span = text[start:end]
@@ -270,6 +276,20 @@ def _after_number(tokens: Sequence[Token], index: int) -> bool:
     if before >= 0 and tokens[before].text in ")]":
         before -= 1
     return before >= 0 and tokens[before].text.isdigit()
+
+
+def _unit_spacing(tokens: Sequence[Token], index: int) -> bool:
+    """A one-character symbol after a number is spaced as a unit: a capital letter glued
+    to the number ("Figure 1A", "3D", "13C", "16S") is a panel, a dimension or an
+    isotope, while SI writes "5 A"; a lower-case or non-letter symbol may be glued
+    ("10m", "31%").
+
+    >>> tokens = tokenize("Figure 1A at 5 A and 10m")
+    >>> [_unit_spacing(tokens, i) for i in (2, 5, 8)]
+    [False, True, True]
+    """
+    symbol, before = tokens[index], tokens[index - 1]
+    return before.end < symbol.start or not symbol.text[:1].isupper()
 
 
 def _same_case(span: str, form: str) -> bool:

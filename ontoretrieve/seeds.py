@@ -32,6 +32,7 @@ __all__ = [
     "cap_for",
     "cap_never_binds",
     "evidence_cut",
+    "evidence_first",
     "merge_windows",
     "select_seeds",
 ]
@@ -219,22 +220,56 @@ def supported(term: MergedTerm, best: float, settings: SeedSettings,
     >>> supported(MergedTerm("i", 0.2, 0.2, {}, (0,), ()), 1.0, s) is None
     True
     """
-    if any(e.lane is Lane.MENTION and e.raw_score >= settings.mention_min_strength
-           for _, e in term.evidence):
+    if _named_strongly(term.evidence, settings):
         return "mention"
-    if settings.agreement_rank:
-        families: dict[int, set[str]] = {}
-        for window, e in term.evidence:
-            if e.rank <= settings.agreement_rank:
-                families.setdefault(window, set()).add(_FAMILY[e.lane])
-        if any(len(found) >= 2 for found in families.values()):
-            return "agreement"
+    if _lanes_agree(term.evidence, settings):
+        return "agreement"
     if tops and term.window_scores:
         near_best = any(score >= settings.evidence_ratio * tops.get(w, float("inf"))
                         for w, score in term.window_scores)
     else:
         near_best = best > 0 and term.score >= settings.evidence_ratio * best
     return "score" if near_best or term.iri in leaders else None
+
+
+def evidence_first(seeds: Sequence[Seed], settings: SeedSettings) -> list[Seed]:
+    """Seeds ordered by their kind of evidence, score order kept within each kind:
+    a strong mention first, then lanes agreeing or an exact lexical match (trigger,
+    unit signal), then the score alone.
+
+    >>> s = SeedSettings()
+    >>> named = Seed("n", 0.1, SeedOrigin.RETRIEVED, {},
+    ...              evidence=((0, LaneEvidence(Lane.MENTION, 1, 0.9)),))
+    >>> dense = Seed("d", 0.5, SeedOrigin.RETRIEVED, {},
+    ...              evidence=((0, LaneEvidence(Lane.CORE, 1, 0.8)),))
+    >>> [x.iri for x in evidence_first([dense, named], s)]
+    ['n', 'd']
+    """
+    def tier(seed: Seed) -> int:
+        if _named_strongly(seed.evidence, settings):
+            return 0
+        if seed.origin is not SeedOrigin.RETRIEVED or _lanes_agree(seed.evidence, settings):
+            return 1
+        return 2
+    return sorted(seeds, key=tier)
+
+
+def _named_strongly(evidence: Sequence[tuple[int, LaneEvidence]], settings: SeedSettings
+                    ) -> bool:
+    return any(e.lane is Lane.MENTION and e.raw_score >= settings.mention_min_strength
+               for _, e in evidence)
+
+
+def _lanes_agree(evidence: Sequence[tuple[int, LaneEvidence]], settings: SeedSettings
+                 ) -> bool:
+    """Two lane families rank the term within ``agreement_rank`` in one window."""
+    if not settings.agreement_rank:
+        return False
+    families: dict[int, set[str]] = {}
+    for window, e in evidence:
+        if e.rank <= settings.agreement_rank:
+            families.setdefault(window, set()).add(_FAMILY[e.lane])
+    return any(len(found) >= 2 for found in families.values())
 
 
 def evidence_cut(merged: Sequence[MergedTerm], settings: SeedSettings,

@@ -296,6 +296,10 @@ class SeedSettings(_Group):
     query_unit_signals_enabled: bool = ref("VECTOR_STORE_QUERY_UNIT_SIGNALS_ENABLED", True)
     cut: SeedCut = SeedCut.EVIDENCE
     """``evidence``: keep what the evidence supports; ``cap``: the reference cut."""
+    evidence_first: bool = True
+    """Evidence cut: seeds are ordered by the kind of evidence that kept them (a mention,
+    then lanes agreeing, then the score alone), by score within each kind, so the top
+    of the list is what the text names."""
     evidence_ratio: float = Field(0.5, ge=0, le=1)
     """Evidence cut: a fused score at least this share of the best in the same window
     keeps a term."""
@@ -309,7 +313,7 @@ class SeedSettings(_Group):
     evidence_top_per_unit: int = Field(0, ge=0)
     """Evidence cut: the merged top terms of the unit kept whatever their evidence (a short
     text whose terms no form names still keeps its best dense and BM25 hits)."""
-    scoped_top_per_window: int = Field(10, ge=0)
+    scoped_top_per_window: int = Field(12, ge=0)
     """Evidence cut, in a query scoped to named ontologies: the fused top terms of each
     window kept whatever their evidence. The caller's scope is itself evidence: a term of
     a 70-term ontology the caller extracts against is far likelier relevant than a term
@@ -339,6 +343,13 @@ class MentionSettings(_Group):
     form names are embedded and matched against the core lane (0: off)."""
     dense_span_min_similarity: float = Field(0.7, ge=0, le=1)
     """A dense span names a term only at this cosine or above."""
+    senses: int = Field(2, ge=0)
+    """A span naming several terms ("states", "A", "expression") keeps its full strength
+    for the ``senses`` terms whose core vectors are nearest the window around it; the
+    others are outranked (0: off, every term keeps it)."""
+    senses_after_numbers: bool = False
+    """Also pick senses for a span right after a number ("5 A"): off, because the window
+    cannot tell a unit from a quantity kind sharing its symbol."""
 
 
 class ExpandSettings(_Group):

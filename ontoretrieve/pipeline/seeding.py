@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ontoretrieve.backends.vector_index import Lane, LaneHit, VectorIndex
+from ontoretrieve.backends.vector_index import DenseVector, Lane, LaneHit, VectorIndex
 from ontoretrieve.embed import Embedder
 from ontoretrieve.fusion import best_attainable, fuse_window
 from ontoretrieve.lanes import search_lanes
@@ -29,6 +29,7 @@ from ontoretrieve.lexical import (
 from ontoretrieve.mention_lane import (
     dense_span_mentions,
     evidence_of,
+    pick_senses,
     span_candidates,
     usable,
     window_hits,
@@ -42,9 +43,9 @@ from ontoretrieve.pipeline.indexing import (
     open_query_index,
 )
 from ontoretrieve.records import SeedEvidence, SeedFunnel
-from ontoretrieve.seeds import Seed, cap_never_binds, select_seeds
+from ontoretrieve.seeds import Seed, cap_never_binds, evidence_first, select_seeds
 from ontoretrieve.settings import Settings
-from ontoretrieve.settings_groups import SeedSettings
+from ontoretrieve.settings_groups import SeedCut, SeedSettings
 from ontoretrieve.windows import Window, make_windows_with_metrics
 
 MentionLoader = Callable[[], MentionDictionary | None]
@@ -126,6 +127,8 @@ class SeedRetriever:
         clock.laps["search"] = lanes.search_seconds
         clock.restart()
         mentions = self.mentions(text, scope)
+        if s.mentions.senses and lanes.dense_queries:
+            mentions = self._pick_senses(mentions, windows, lanes.dense_queries)
         if s.mentions.dense_spans and s.mentions.enabled and s.fusion.mention_weight > 0:
             mentions = mentions + self._dense_spans(text, mentions, hashes)
         per_window = lanes.per_window
@@ -153,6 +156,8 @@ class SeedRetriever:
                 checked, tokens, {token: _in_scope(found, scope) for token, found
                                   in self._unit_matches(tokens).items()}, s.triggers,
                 s.seeds.symbol_case_mismatch_policy, s.seeds.symbol_case_mismatch_demote_factor)
+        if s.seeds.cut is SeedCut.EVIDENCE and s.seeds.evidence_first:
+            signalled = evidence_first(signalled, s.seeds)
         clock.lap("seeds")
         funnel = SeedFunnel(
             windows_built=window_metrics.windows_built, windows=window_metrics.windows_kept,
@@ -163,6 +168,17 @@ class SeedRetriever:
             added_by_unit_signals=by_signals, final_seeds=len(signalled))
         return SeedResult(seeds=[_evidence(seed, mentions) for seed in signalled],
                           funnel=funnel, seconds={k: round(v, 5) for k, v in clock.laps.items()})
+
+    def _pick_senses(self, mentions: list[Mention], windows: Sequence[Window],
+                     window_vectors: Sequence[DenseVector]) -> list[Mention]:
+        """Outrank the terms of an ambiguous span that fit its window worse."""
+        m = self.settings.mentions
+        ambiguous = sorted({x.iri for x in mentions if x.shared_by > m.senses})
+        if not ambiguous:
+            return mentions
+        return pick_senses(mentions, windows, window_vectors,
+                           self.index.core_vectors(ambiguous), m.senses,
+                           m.senses_after_numbers)
 
     def _dense_spans(self, text: str, mentions: Sequence[Mention],
                      scope: Sequence[str] | None) -> list[Mention]:

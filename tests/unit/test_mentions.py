@@ -10,7 +10,7 @@ from ontoretrieve.backends.vector_index import Lane
 from ontoretrieve.fusion import LaneEvidence
 from ontoretrieve.lanes import without_numbers
 from ontoretrieve.mention_forms import term_forms
-from ontoretrieve.mention_lane import evidence_of, usable, window_hits
+from ontoretrieve.mention_lane import evidence_of, pick_senses, usable, window_hits
 from ontoretrieve.mention_match import (
     Mention,
     MentionDictionary,
@@ -104,6 +104,37 @@ def test_one_character_symbols_only_after_a_number() -> None:
                    ("PERCENT", (("percent", "label"), ("%", "symbol"))))
     assert names(d.find("a 10 m pole, 31% of them")) == ["M", "PERCENT"]
     assert d.find("m is a letter and % a sign") == []
+
+
+def test_a_capital_glued_to_a_number_is_no_unit() -> None:
+    d = dictionary(("A", (("ampere", "label"), ("A", "symbol"))),
+                   ("M", (("metre", "label"), ("m", "symbol"))))
+    assert names(d.find("Figure 1A, the 3D scan, 13C")) == []  # panels, dimensions, isotopes
+    assert names(d.find("a 5 A current over 10m")) == ["A", "M"]  # SI spacing; glued lower case
+
+
+def test_a_span_naming_several_terms_keeps_the_senses_nearest_its_window() -> None:
+    import numpy as np
+
+    d = dictionary(("condition", (("state", "label"),)), ("country", (("state", "label"),)),
+                   ("nation", (("state", "label"),)), ("ampere", (("A", "symbol"),)),
+                   ("area", (("A", "symbol"),)))
+    text = "The states of the cell; 5 A"
+    windows = [Window(0, text, 0, len(text))]
+    vectors = {X + "condition": np.array([1.0, 0.0]), X + "country": np.array([0.0, 1.0]),
+               X + "nation": np.array([0.1, 0.9]), X + "ampere": np.array([0.0, 1.0]),
+               X + "area": np.array([1.0, 0.0])}
+    picked = pick_senses(d.find(text), windows, [np.array([0.9, 0.1])], vectors, keep=2)
+    outranked = {m.iri.removeprefix(X) for m in picked if m.outranked}
+    assert outranked == {"country"}  # the third-nearest of three; "5 A" is left alone
+    weak = next(m for m in picked if m.outranked)
+    assert weak.strength < SeedSettings().mention_min_strength  # fused, but cut on its own
+    both = pick_senses(d.find(text), windows, [np.array([0.9, 0.1])], vectors, keep=1,
+                       after_numbers=True)
+    assert {m.iri.removeprefix(X) for m in both if m.outranked} == {"country", "nation",
+                                                                     "ampere"}
+    no_vectors = pick_senses(d.find(text), windows, [np.array([0.9, 0.1])], {}, keep=1)
+    assert not any(m.outranked for m in no_vectors)
 
 
 def test_worded_local_names_are_forms() -> None:
