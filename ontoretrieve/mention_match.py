@@ -69,10 +69,11 @@ DENSE_SPAN_WEIGHT = 0.6
 """What a span found by embedding alone says at cosine 1 (no form names it)."""
 
 DERIVED_WEIGHT = 0.6
+"""A match by derivational root only ("nuclear" -> nucleus) counts this much of one by stem."""
+
 OUTRANKED_WEIGHT = 0.25
 """A span naming several terms: the terms that fit the context worse than the best ones
 keep a quarter of their strength (below the evidence cut on their own, still fused)."""
-"""A match by derivational root only ("nuclear" -> nucleus) counts this much of one by stem."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ from ontoretrieve.backends.vector_index import Lane
 from ontoretrieve.fusion import FusedHit, LaneEvidence
 from ontoretrieve.lexical import apply_triggers, apply_unit_signals, symbol_case_check
 from ontoretrieve.pipeline.seeding import _cut_settings, _in_scope
-from ontoretrieve.seeds import Seed, SeedOrigin, cap_for, select_seeds
+from ontoretrieve.seeds import Seed, SeedOrigin, cap_for, evidence_first, select_seeds
 from ontoretrieve.settings import Settings
 from ontoretrieve.settings_groups import (
     MergeMode,
@@ -175,3 +175,19 @@ def test_a_scoped_query_keeps_each_windows_top_terms() -> None:
     payloads = [{"iri": "a", "ontology_hash": "h1"}, {"iri": "b", "ontology_hash": "h2"}]
     assert _in_scope(payloads, frozenset({"h1"})) == payloads[:1]
     assert _in_scope(payloads, None) == payloads
+
+
+def test_evidence_first_puts_what_the_text_names_on_top() -> None:
+    settings = SeedSettings()
+    dense = Seed("dense", 0.9, SeedOrigin.RETRIEVED, {},
+                 evidence=((0, LaneEvidence(Lane.CORE, 1, 0.8)),))
+    agreed = Seed("agreed", 0.3, SeedOrigin.RETRIEVED, {},
+                  evidence=((0, LaneEvidence(Lane.CORE, 2, 0.7)),
+                            (0, LaneEvidence(Lane.BM25, 1, 5.0))))
+    trigger = Seed("trigger", 0.5, SeedOrigin.TRIGGER, {})
+    named = Seed("named", 0.2, SeedOrigin.RETRIEVED, {},
+                 evidence=((1, LaneEvidence(Lane.MENTION, 3, 0.9)),))
+    weak = Seed("weak", 0.8, SeedOrigin.RETRIEVED, {},
+                evidence=((1, LaneEvidence(Lane.MENTION, 1, 0.05)),))
+    ordered = evidence_first([dense, weak, trigger, agreed, named], settings)
+    assert [s.iri for s in ordered] == ["named", "trigger", "agreed", "dense", "weak"]
