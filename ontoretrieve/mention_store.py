@@ -79,7 +79,7 @@ class MentionStore:
         body = {"key": self.key, "scheme": FORM_SCHEME, "ontology_hash": content_hash,
                 "terms": [[t.iri, [list(f) for f in t.forms]] for t in terms]}
         write_atomic(self._forms_path(content_hash),
-                          gzip.compress(json.dumps(body).encode(), compresslevel=3))
+                     gzip.compress(json.dumps(body).encode(), compresslevel=3))
         self._remove_others(content_hash)
 
     def remove(self, content_hash: str) -> None:
@@ -94,11 +94,15 @@ class MentionStore:
 
     def read(self, content_hash: str) -> list[TermForms]:
         """The version's forms; empty (with a warning) when the file is missing or stale."""
+        return self._terms(content_hash) or []
+
+    def _terms(self, content_hash: str) -> list[TermForms] | None:
+        """The version's forms, or None (with a warning) when missing, unreadable or stale."""
         body = self._read(content_hash)
         if body is None or body.get("key") != self.key:
             log.warning("mention forms of %s are missing or stale; `ontoretrieve index` "
                         "rewrites them", content_hash)
-            return []
+            return None
         terms: list[list[Any]] = body.get("terms", [])  # type: ignore[assignment]
         return [TermForms(iri, tuple((f, k) for f, k in forms)) for iri, forms in terms]
 
@@ -117,8 +121,9 @@ class MentionStore:
             pass
         except Exception as exc:  # a damaged cache is rebuilt, never trusted
             log.warning("mention dictionary %s is unreadable (%s); rebuilding", path, exc)
-        built = MentionDictionary.build((h, self.read(h)) for h in wanted)
-        if not all(self.current(h) for h in wanted):
+        forms = {h: self._terms(h) for h in wanted}
+        built = MentionDictionary.build((h, terms or []) for h, terms in forms.items())
+        if any(terms is None for terms in forms.values()):
             return built  # missing forms: never cache a dictionary the next sync completes
         try:
             write_atomic(path, pickle.dumps(built, protocol=pickle.HIGHEST_PROTOCOL))

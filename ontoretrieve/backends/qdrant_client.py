@@ -147,12 +147,13 @@ class QdrantClientIndex:
         return [[LaneHit(str(p.id), float(p.score), dict(p.payload or {}))
                  for p in response.points] for response in responses]
 
-    def matching(self, field: str, values: Sequence[str], limit: int = 256
-                 ) -> list[dict[str, Any]]:
+    def matching(self, field: str, values: Sequence[str], limit: int = 256,
+                 ontology_hashes: Sequence[str] | None = None) -> list[dict[str, Any]]:
         if not values:
             return []
         records, _ = self._call(self._client.scroll, self.collection,
-                                scroll_filter=_any_of(field, values), limit=limit,
+                                scroll_filter=_any_of(field, values, ontology_hashes),
+                                limit=limit,
                                 with_payload=True, with_vectors=False)
         return [dict(r.payload or {}) for r in records]
 
@@ -187,9 +188,15 @@ class QdrantClientIndex:
             raise VectorIndexError(f"{self.description}: {exc}") from exc
 
 
-def _any_of(key: str, values: Sequence[str]) -> models.Filter:
-    return models.Filter(must=[models.FieldCondition(key=key,
-                                                     match=models.MatchAny(any=list(values)))])
+def _any_of(key: str, values: Sequence[str],
+            ontology_hashes: Sequence[str] | None = None) -> models.Filter:
+    """``key`` is one of ``values`` (and the point of one of ``ontology_hashes``, if given)."""
+    must: list[models.Condition] = [
+        models.FieldCondition(key=key, match=models.MatchAny(any=list(values)))]
+    if ontology_hashes is not None:
+        must.append(models.FieldCondition(key="ontology_hash",
+                                          match=models.MatchAny(any=list(ontology_hashes))))
+    return models.Filter(must=must)
 
 
 def _vector(vectors: StoredVectors) -> dict[str, Any]:

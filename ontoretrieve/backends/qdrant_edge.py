@@ -121,12 +121,13 @@ class EdgeIndex:
         return [[LaneHit(str(p.id), float(p.score), dict(p.payload or {})) for p in hits]
                 for hits in results]
 
-    def matching(self, field: str, values: Sequence[str], limit: int = 256
-                 ) -> list[dict[str, Any]]:
+    def matching(self, field: str, values: Sequence[str], limit: int = 256,
+                 ontology_hashes: Sequence[str] | None = None) -> list[dict[str, Any]]:
         if not values:
             return []
         records, _ = self._shard.scroll(qe.ScrollRequest(
-            limit=limit, filter=_any_of(field, values), with_payload=True, with_vector=False))
+            limit=limit, filter=_any_of(field, values, ontology_hashes),
+            with_payload=True, with_vector=False))
         return [dict(r.payload or {}) for r in records]
 
     def core_vectors(self, iris: Sequence[str]) -> dict[str, DenseVector]:
@@ -162,8 +163,14 @@ def _has_segments(path: Path) -> bool:
     return (path / "segments").is_dir() and any((path / "segments").iterdir())
 
 
-def _any_of(key: str, values: Sequence[str]) -> qe.Filter:
-    return qe.Filter(must=[qe.FieldCondition(key=key, match=qe.MatchAny(any=list(values)))])
+def _any_of(key: str, values: Sequence[str],
+            ontology_hashes: Sequence[str] | None = None) -> qe.Filter:
+    """``key`` is one of ``values`` (and the point of one of ``ontology_hashes``, if given)."""
+    must: list[Any] = [qe.FieldCondition(key=key, match=qe.MatchAny(any=list(values)))]
+    if ontology_hashes is not None:
+        must.append(qe.FieldCondition(key="ontology_hash",
+                                      match=qe.MatchAny(any=list(ontology_hashes))))
+    return qe.Filter(must=must)
 
 
 def _vector(vectors: StoredVectors) -> dict[str, Any]:

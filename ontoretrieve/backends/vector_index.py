@@ -139,9 +139,10 @@ class VectorIndex(Protocol):
         """Every point's texts (``TEXT_FIELDS`` of its payload) and vectors, in batches."""
         ...
 
-    def matching(self, field: str, values: Sequence[str], limit: int = 256
-                 ) -> list[dict[str, Any]]:
-        """Payloads of points whose keyword ``field`` equals one of ``values``."""
+    def matching(self, field: str, values: Sequence[str], limit: int = 256,
+                 ontology_hashes: Sequence[str] | None = None) -> list[dict[str, Any]]:
+        """Payloads of points whose keyword ``field`` equals one of ``values`` (of those
+        ontology versions only, when ``ontology_hashes`` is given)."""
         ...
 
     def core_vectors(self, iris: Sequence[str]) -> dict[str, DenseVector]:

@@ -30,6 +30,7 @@ from ontoretrieve.bench.units import BenchUnit
 from ontoretrieve.catalog_io import CatalogReader
 from ontoretrieve.context import Context, Mode
 from ontoretrieve.errors import OntoRetrieveError
+from ontoretrieve.index_state import ontology_names
 from ontoretrieve.pipeline import Retriever
 from ontoretrieve.pipeline.indexing import configured_fingerprint
 from ontoretrieve.records import OntologyVersion
@@ -135,10 +136,10 @@ def _aliases(versions: Sequence[OntologyVersion], labels: Mapping[str, str]) -> 
     aliases: dict[str, str] = {}
     for v in versions:
         label = labels[v.content_hash]
-        names = [v.content_hash, v.source, Path(v.source).name, Path(v.source).stem]
-        if iris[v.ontology_iri] == 1:
-            names.append(v.ontology_iri)
-        for name in names:
+        names = ontology_names(v.ontology_iri, v.content_hash, [v.source])
+        if iris[v.ontology_iri] > 1:
+            names.discard(v.ontology_iri)  # an IRI several files declare names none of them
+        for name in sorted(names):
             aliases.setdefault(name, label)
     return aliases
 

@@ -207,9 +207,7 @@ class Retriever:
         seconds: dict[str, float] = {}
         funnel = None
         if mode is Mode.LEXICAL:
-            evidence = self._lexical_seeds(text)
-            if scope is not None:
-                evidence = [e for e in evidence if e.ontology_hash in scope]
+            evidence = self._lexical_seeds(text, None if scope is None else sorted(scope))
             seconds["seeds"] = time.perf_counter() - clock
         else:
             result = self.seed_retriever.seeds(text, scope)
@@ -406,15 +404,18 @@ class Retriever:
         return context.model_copy(update={"seconds": {k: round(v, 5)
                                                        for k, v in seconds.items()}})
 
-    def _lexical_seeds(self, text: str) -> list[SeedEvidence]:
-        """Exact-case triggers, then folded label phrases (longest first), no embedding."""
+    def _lexical_seeds(self, text: str, scope: Sequence[str] | None = None
+                       ) -> list[SeedEvidence]:
+        """Exact-case triggers, then folded label phrases (longest first), no embedding;
+        only from the ontology versions in ``scope`` when given."""
         score = self.settings.triggers.score
         tokens = list(dict.fromkeys(text_tokens(text)))
         found: dict[str, SeedEvidence] = {}
-        groups = [("lexical_trigger", self.index.matching("triggers", tokens) if tokens else [])]
+        groups = [("lexical_trigger", self.index.matching(
+            "triggers", tokens, ontology_hashes=scope) if tokens else [])]
         phrases = phrase_lexemes(text)
-        groups.append(("lexical_match", self.index.matching("lexemes", phrases, limit=512)
-                       if phrases else []))
+        groups.append(("lexical_match", self.index.matching(
+            "lexemes", phrases, limit=512, ontology_hashes=scope) if phrases else []))
         for origin, payloads in groups:
             for p in payloads:
                 iri = str(p["iri"])

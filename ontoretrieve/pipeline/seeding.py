@@ -145,7 +145,7 @@ class SeedRetriever:
                                         best_attainable(s.fusion),
                                         vectors=self.index.core_vectors)
         triggered, added, raised = apply_triggers(
-            selected, _in_scope(self._trigger_matches(text), scope), s.triggers)
+            selected, self._trigger_matches(text, hashes), s.triggers)
         checked, demoted, dropped = symbol_case_check(
             triggered, text, s.seeds.symbol_case_mismatch_policy,
             s.seeds.symbol_case_mismatch_demote_factor)
@@ -153,8 +153,7 @@ class SeedRetriever:
         if s.seeds.query_unit_signals_enabled and selected:
             tokens = unit_signal_tokens(text)
             signalled, by_signals = apply_unit_signals(
-                checked, tokens, {token: _in_scope(found, scope) for token, found
-                                  in self._unit_matches(tokens).items()}, s.triggers,
+                checked, tokens, self._unit_matches(tokens, hashes), s.triggers,
                 s.seeds.symbol_case_mismatch_policy, s.seeds.symbol_case_mismatch_demote_factor)
         if s.seeds.cut is SeedCut.EVIDENCE and s.seeds.evidence_first:
             signalled = evidence_first(signalled, s.seeds)
@@ -199,19 +198,22 @@ class SeedRetriever:
                     for p in self.index.matching("iri", iris, limit=8 * len(iris))}
         return window_hits(mentions, windows, payloads, self.settings.fusion.mention_top_k)
 
-    def _trigger_matches(self, text: str) -> list[dict[str, Any]]:
+    def _trigger_matches(self, text: str, scope: Sequence[str] | None
+                         ) -> list[dict[str, Any]]:
         if not self.settings.triggers.enabled:
             return []
         tokens = list(dict.fromkeys(text_tokens(text)))
         if self.settings.triggers.skip_stopwords:
             tokens = [t for t in tokens if t.casefold() not in STOPWORDS]
-        return self.index.matching("triggers", tokens) if tokens else []
+        return self.index.matching("triggers", tokens, ontology_hashes=scope) if tokens else []
 
-    def _unit_matches(self, tokens: list[str]) -> dict[str, list[dict[str, Any]]]:
+    def _unit_matches(self, tokens: list[str], scope: Sequence[str] | None
+                      ) -> dict[str, list[dict[str, Any]]]:
         found: dict[str, list[dict[str, Any]]] = {}
         for token in tokens:
             variants = lexeme_variants(token)
-            found[token] = self.index.matching("lexemes", variants, limit=32)
+            found[token] = self.index.matching("lexemes", variants, limit=32,
+                                               ontology_hashes=scope)
         return found
 
 
@@ -221,14 +223,6 @@ def _cut_settings(settings: Settings, scope: Collection[str] | None) -> SeedSett
     if scope is None or seeds.scoped_top_per_window <= seeds.evidence_top_per_window:
         return seeds
     return seeds.model_copy(update={"evidence_top_per_window": seeds.scoped_top_per_window})
-
-
-def _in_scope(payloads: list[dict[str, Any]], scope: Collection[str] | None
-              ) -> list[dict[str, Any]]:
-    """The payloads of the ontology versions in ``scope`` (all of them: no scope)."""
-    if scope is None:
-        return payloads
-    return [p for p in payloads if str(p.get("ontology_hash", "")) in scope]
 
 
 class _Clock:

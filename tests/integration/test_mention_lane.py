@@ -166,5 +166,12 @@ def test_a_scoped_query_seeds_only_from_the_named_ontologies(
             assert scoped and {s.ontology_hash for s in scoped} == {content_hash}, name
             assert all(m["text"] for s in scoped for m in s.mentions)
         assert retriever.seeds(text, frozenset({"0" * 16})).seeds == []
+        # The store applies the scope (before its limit), for triggers and lexemes too.
+        iris = [MINI + "Sensor", "http://example.org/second#Thing2"]
+        everyone = retriever.index.matching("iri", iris)
+        assert {p["ontology_hash"] for p in everyone} == set(versions.values())
+        for content_hash in versions.values():
+            scoped_payloads = retriever.index.matching("iri", iris, ontology_hashes=[content_hash])
+            assert {p["ontology_hash"] for p in scoped_payloads} == {content_hash}
     finally:
         retriever.close()

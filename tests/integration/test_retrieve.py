@@ -309,7 +309,7 @@ def test_hostile_iris_from_a_tampered_index_are_left_out(retriever: Retriever) -
     bad_hash = good.model_copy(update={"iri": ZOO + "Mouse", "ontology_hash": "h> } DROP ALL"})
 
     class Tampered(Retriever):
-        def _lexical_seeds(self, text: str) -> list[SeedEvidence]:
+        def _lexical_seeds(self, text: str, scope: object = None) -> list[SeedEvidence]:
             return [hostile, bad_hash, good]
 
     tampered = Tampered(retriever.settings, retriever.store, retriever.index, retriever.state,

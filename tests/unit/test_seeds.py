@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from ontoretrieve.backends.vector_index import Lane
 from ontoretrieve.fusion import FusedHit, LaneEvidence
 from ontoretrieve.lexical import apply_triggers, apply_unit_signals, symbol_case_check
-from ontoretrieve.pipeline.seeding import _cut_settings, _in_scope
+from ontoretrieve.pipeline.seeding import _cut_settings
 from ontoretrieve.seeds import Seed, SeedOrigin, cap_for, evidence_first, select_seeds
 from ontoretrieve.settings import Settings
 from ontoretrieve.settings_groups import (
@@ -172,9 +172,6 @@ def test_a_scoped_query_keeps_each_windows_top_terms() -> None:
     off = settings.model_copy(update={"seeds": settings.seeds.model_copy(
         update={"scoped_top_per_window": 0})})
     assert _cut_settings(off, frozenset({"h1"})) is off.seeds
-    payloads = [{"iri": "a", "ontology_hash": "h1"}, {"iri": "b", "ontology_hash": "h2"}]
-    assert _in_scope(payloads, frozenset({"h1"})) == payloads[:1]
-    assert _in_scope(payloads, None) == payloads
 
 
 def test_evidence_first_puts_what_the_text_names_on_top() -> None:
