@@ -3,7 +3,8 @@
 Runs ``bench recall`` on the smoke units and catalog in a fresh data
 directory (the real model; the default settings and the reference profile,
 ``--ablation reference``) and writes, for each, overall and per-source
-context and seed term recall, with the date and machine.
+context and seed term recall and the mean context size in tokens, with the
+date and machine.
 
     python benchmarks/smoke_baseline.py
 """
@@ -49,6 +50,7 @@ def main() -> None:
             "context_term_recall": found["overall"]["context_term_recall"],
             "seed_term_recall": found["overall"]["seed_term_recall"],
             "seeds_per_unit": found["overall"].get("seeds_per_unit"),
+            "context_tokens": found["overall"]["context_tokens"]["mean"],
             "sources": {s: {"context_term_recall": v["context_term_recall"],
                             "seed_term_recall": v["seed_term_recall"]}
                         for s, v in found["sources"].items()},

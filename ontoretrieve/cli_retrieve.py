@@ -56,6 +56,10 @@ def retrieve_command(
         "--ontology", help="An ontology IRI, file name, file stem or hash (repeat for "
         "several): with --mode ontologies the whole of them, otherwise seeds come only "
         "from them.")] = None,
+    max_tokens: Annotated[int | None, typer.Option(
+        "--max-tokens", min=1, help="The context's budget in prompt tokens (default: "
+        "context.base_tokens plus context.tokens_per_window per query window after the "
+        "first; counted as context.token_counter says).")] = None,
     explain: Annotated[bool, typer.Option(
         "--explain", help="Show why each term is in the context (on stderr).")] = False,
     tenant: TenantOption = DEFAULT_TENANT,
@@ -76,7 +80,7 @@ def retrieve_command(
         with _engine(settings) as engine:
             _ensure_index(engine, catalog, tenant, show=fmt != "json")
             context = engine.retrieve(body, tenant=tenant, mode=mode,
-                                      ontologies=ontology or ())
+                                      ontologies=ontology or (), max_tokens=max_tokens)
     if fmt == "json":
         _print_json({**context.model_dump(mode="json", exclude={"ntriples"}),
                      "turtle": context.serialize("turtle")})
@@ -116,10 +120,12 @@ def _summary(context: Context) -> None:
     if m.degraded:
         err.print(f"[yellow]degraded ({m.catalog_access_mode}):[/] {escape(m.degraded)}",
                   highlight=False)
+    budget = (f", {m.context_tokens} of {m.token_budget} tokens"
+              if m.token_budget is not None else "")
     err.print(f"{m.mode.value}: {len(context.seeds)} seeds -> {m.context_terms} terms, "
               f"{m.context_triples} triples from {m.catalog_context_triples} "
-              f"({m.catalog_context_mode}); {context.seconds.get('total', 0) * 1000:.0f} ms",
-              highlight=False)
+              f"({m.catalog_context_mode}){budget}; "
+              f"{context.seconds.get('total', 0) * 1000:.0f} ms", highlight=False)
 
 
 def _explain(context: Context) -> None:

@@ -43,7 +43,8 @@ def slice_command(
                     ] = None,
     file: TextFileOption = None,
     max_tokens: Annotated[int, typer.Option(
-        "--max-tokens", min=1, help="The budget, in tokens of the encoder's tokenizer.")] = 2000,
+        "--max-tokens", min=1, help="The budget in prompt tokens (counted as "
+        "context.token_counter says: an LLM estimate by default).")] = 2000,
     ontology: Annotated[list[str] | None, typer.Option(
         "--ontology", help="Seeds only from this ontology (IRI, file name, file stem or "
         "hash; repeat for several).")] = None,

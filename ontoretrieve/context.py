@@ -16,6 +16,8 @@ skos:Concept rdfs:label "c" .
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from collections.abc import Sequence
 from enum import StrEnum
 from typing import TYPE_CHECKING, Literal
@@ -24,7 +26,7 @@ import pyoxigraph as ox
 from pydantic import BaseModel, ConfigDict
 
 from ontoretrieve.records import SeedEvidence, SeedFunnel
-from ontoretrieve.vocab import PREFIXES
+from ontoretrieve.vocab import WELL_KNOWN_PREFIXES
 
 if TYPE_CHECKING:
     import rdflib
@@ -134,6 +136,13 @@ class ContextMetrics(_Record):
     context_triples: int = 0
     context_terms: int = 0
     truncated: bool = False
+    token_budget: int | None = None
+    """The budget in prompt tokens the context was packed into (None: no budget)."""
+    context_tokens: int | None = None
+    """Tokens of the context's Turtle, by the counter the budget was measured in."""
+    budget: dict[str, int] = {}
+    """What spending the budget dropped: languages_dropped, repeats_dropped,
+    definitions_cut, seeds_stubbed (seeds with their stub only), seeds_left_out."""
     degraded: str | None = None
     """Why a fallback was taken (the store's error), when one was."""
 
@@ -176,11 +185,56 @@ class Context(BaseModel):
 
 
 def used_prefixes(triples: Sequence[ox.Triple]) -> dict[str, str]:
-    """The known prefixes whose namespace some IRI of the triples starts with."""
+    """The prefixes the triples' IRIs use: the well-known ones, and one made up for every
+    other namespace that two IRIs or more share (a prompt then reads ``relations:x``, not
+    the namespace again and again).
+
+    >>> p = ox.NamedNode("http://x.org/voc/ont_7/relations#p")
+    >>> t = ox.Triple(ox.NamedNode("http://x.org/voc/ont_7/relations#a"), p, ox.Literal("v"))
+    >>> used_prefixes([t])
+    {'ont_7': 'http://x.org/voc/ont_7/relations#'}
+    """
     iris = {term.value for t in triples for term in (t.subject, t.predicate, t.object)
             if isinstance(term, ox.NamedNode)}
-    return {prefix: ns for prefix, ns in sorted(PREFIXES.items())
-            if any(i.startswith(ns) and len(i) > len(ns) for i in iris)}
+    known = {prefix: ns for prefix, ns in sorted(WELL_KNOWN_PREFIXES.items())
+             if any(i.startswith(ns) and len(i) > len(ns) for i in iris)}
+    covered = tuple(WELL_KNOWN_PREFIXES.values())
+    shared = Counter(_namespace(i) for i in iris if not i.startswith(covered))
+    taken = set(WELL_KNOWN_PREFIXES)
+    made = {}
+    for namespace, uses in sorted(shared.items()):
+        if uses < 2 or not namespace:
+            continue
+        name = _prefix_name(namespace, taken)
+        if name:
+            taken.add(name)
+            made[name] = namespace
+    return {**known, **made}
+
+
+def _namespace(iri: str) -> str:
+    """The IRI up to its last "#" or "/" (empty when the rest would be empty)."""
+    cut = max(iri.rfind("#"), iri.rfind("/"))
+    return iri[: cut + 1] if 0 < cut < len(iri) - 1 and "://" in iri[:cut] else ""
+
+
+_GENERIC_SEGMENTS = frozenset({"relations", "ontology", "ontologies", "ns", "vocab", "vocabulary",
+                               "schema", "core", "owl", "rdf", "resource", "resources", "terms",
+                               "class", "classes", "property", "properties", "def", "id", "www"})
+
+
+def _prefix_name(namespace: str, taken: set[str]) -> str | None:
+    """A readable, unused Turtle prefix for ``namespace`` (from its last telling segment)."""
+    segments = [s for s in re.split(r"[/#]", namespace.split("://", 1)[-1]) if s]
+    for segment in reversed(segments[1:] or segments):
+        name = re.sub(r"[^A-Za-z0-9_]", "", segment).lower()
+        if not name or not name[0].isalpha() or name in _GENERIC_SEGMENTS:
+            continue
+        candidate, n = name, 2
+        while candidate in taken:
+            candidate, n = f"{name}{n}", n + 1
+        return candidate
+    return None
 
 
 def serialize_triples(triples: Sequence[ox.Triple], fmt: OutputFormat) -> str:

@@ -66,6 +66,7 @@ from ontoretrieve.settings import Settings, load_settings
 from ontoretrieve.slices import KnowledgeSlice, build_slice
 from ontoretrieve.sync import SyncProgress, SyncReport
 from ontoretrieve.tenants import DEFAULT_TENANT, OverlaySettings, catalog_layers
+from ontoretrieve.tokens import TokenCounter, TokenCounterKind, estimate_tokens
 
 __all__ = ["Engine", "TextTooLongError"]
 
@@ -179,28 +180,42 @@ class Engine:
     # -- retrieval -----------------------------------------------------------------------
 
     def retrieve(self, text: str, *, tenant: str = DEFAULT_TENANT,
-                 mode: Mode | str = Mode.AUTO, ontologies: Sequence[str] = ()) -> Context:
+                 mode: Mode | str = Mode.AUTO, ontologies: Sequence[str] = (),
+                 max_tokens: int | None = None,
+                 count_tokens: TokenCounter | None = None) -> Context:
         """The tenant's context for ``text`` (cached; the overlay applied).
 
         ``ontologies`` (IRI, file name, file stem or content hash): with mode
         ``ontologies`` they come back whole; in the other modes they scope the
-        query, so seeds come only from them.
+        query, so seeds come only from them. ``max_tokens`` is a hard budget in
+        prompt tokens as ``count_tokens`` counts them (default: an estimate of
+        an LLM tokenizer, ``context.token_counter``); without it the budget
+        grows with the text (``context.base_tokens`` + ``context.tokens_per_window``).
+
+        Raises:
+            TextTooLongError: the text is over ``server.max_text_chars``.
+            OntoRetrieveError: ``max_tokens`` is below 1, or the tenant is unknown.
         """
         state = self._tenant(tenant)
         self._check_text(text)
+        _check_budget(max_tokens)
         with self._operation(state, "retrieve"):
-            return self._context(state, text, _mode(mode), ontologies)
+            return self._context(state, text, _mode(mode), ontologies, max_tokens, count_tokens)
 
-    def _context(self, state: _Tenant, text: str, mode: Mode,
-                 ontologies: Sequence[str]) -> Context:
+    def _context(self, state: _Tenant, text: str, mode: Mode, ontologies: Sequence[str],
+                 max_tokens: int | None = None,
+                 count_tokens: TokenCounter | None = None) -> Context:
         retriever = self._retriever(state)
         catalog = self._catalog_key(retriever)
-        key = ("retrieve", catalog, mode.value, tuple(ontologies), text)
-        cached = self.cache.get(state.name, key) if catalog is not None else None
+        # A caller's own counter is a function the cache cannot key: never cached.
+        key = ("retrieve", catalog, mode.value, tuple(ontologies), max_tokens, text)
+        cacheable = catalog is not None and count_tokens is None
+        cached = self.cache.get(state.name, key) if cacheable else None
         if isinstance(cached, Context):
             return cached
-        context = apply_overlay(retriever.retrieve(text, mode, ontologies), state.rule)
-        if catalog is not None and not context.metrics.degraded:
+        context = apply_overlay(retriever.retrieve(text, mode, ontologies, max_tokens,
+                                                   count_tokens), state.rule)
+        if cacheable and not context.metrics.degraded:
             self.cache.put(state.name, key, context)  # a degraded answer is never kept
         return context
 
@@ -214,16 +229,27 @@ class Engine:
                 *sorted(v.content_hash for v in versions))
 
     def slice(self, text: str, max_tokens: int, *, tenant: str = DEFAULT_TENANT,
-              mode: Mode | str = Mode.AUTO, ontologies: Sequence[str] = ()) -> KnowledgeSlice:
-        """The context cut to ``max_tokens`` tokens of the encoder's tokenizer
-        (``ontologies`` as in ``retrieve``)."""
+              mode: Mode | str = Mode.AUTO, ontologies: Sequence[str] = (),
+              count_tokens: TokenCounter | None = None) -> KnowledgeSlice:
+        """The context within ``max_tokens`` prompt tokens, as hits and a Turtle body.
+
+        The same path as ``retrieve(text, max_tokens=...)``: the budget is spent by
+        confidence while the context is built (a context without budgets, as in
+        the reference profile, is cut to it afterwards).
+
+        Raises:
+            TextTooLongError: the text is over ``server.max_text_chars``.
+            OntoRetrieveError: ``max_tokens`` is below 1, or the tenant is unknown.
+        """
         state = self._tenant(tenant)
         self._check_text(text)
         if max_tokens < 1:
             raise OntoRetrieveError(f"max_tokens must be at least 1, not {max_tokens}")
         with self._operation(state, "slice"):
-            context = self._context(state, text, _mode(mode), ontologies)
-            return build_slice(context, max_tokens, self.embedder().count_tokens)
+            context = self._context(state, text, _mode(mode), ontologies, max_tokens,
+                                    count_tokens)
+            counter = self._retriever(state).token_counter(count_tokens)
+            return build_slice(context, max_tokens, counter)
 
     def lookup(self, mention: str, *, tenant: str = DEFAULT_TENANT,
                limit: int = 10) -> LookupResult:
@@ -384,7 +410,11 @@ class Engine:
         return found
 
     def _count_tokens_lazily(self, text: str) -> int:
-        return self.embedder().count_tokens(text)
+        """Tokens as context budgets count them (``context.token_counter``); the encoder
+        loads only when that counter is the encoder's."""
+        if self.settings.context.token_counter == TokenCounterKind.ENCODER:
+            return self.embedder().count_tokens(text)
+        return estimate_tokens(text)
 
     def search(self, text: str, *, tenant: str = DEFAULT_TENANT, limit: int = 20
                ) -> FanOutResult:
@@ -405,6 +435,11 @@ class Engine:
         return {"tenant": tenant, "operations": dict(state.counts),
                 "seconds": {k: round(v, 4) for k, v in state.seconds.items()},
                 "result_cache": self.cache.stats(tenant)}
+
+
+def _check_budget(max_tokens: int | None) -> None:
+    if max_tokens is not None and max_tokens < 1:
+        raise OntoRetrieveError(f"max_tokens must be at least 1, not {max_tokens}")
 
 
 def _mode(mode: Mode | str) -> Mode:

@@ -152,3 +152,6 @@ class SeedEvidence(_Record):
     """The spans of the text that named the term: span (character offsets), text,
     form, kind, exact_case, shared_by (terms sharing the form), contained, strength."""
     notes: list[str]
+    evidence_tier: int = 1
+    """0: a strong mention names it; 1: lanes agree or an exact lexical rule matched;
+    2: its score alone. A context budget is spent on lower tiers first."""

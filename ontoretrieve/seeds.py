@@ -33,6 +33,7 @@ __all__ = [
     "cap_never_binds",
     "evidence_cut",
     "evidence_first",
+    "evidence_tier",
     "merge_windows",
     "select_seeds",
 ]
@@ -245,13 +246,22 @@ def evidence_first(seeds: Sequence[Seed], settings: SeedSettings) -> list[Seed]:
     >>> [x.iri for x in evidence_first([dense, named], s)]
     ['n', 'd']
     """
-    def tier(seed: Seed) -> int:
-        if _named_strongly(seed.evidence, settings):
-            return 0
-        if seed.origin is not SeedOrigin.RETRIEVED or _lanes_agree(seed.evidence, settings):
-            return 1
-        return 2
-    return sorted(seeds, key=tier)
+    return sorted(seeds, key=lambda seed: evidence_tier(seed, settings))
+
+
+def evidence_tier(seed: Seed, settings: SeedSettings) -> int:
+    """0: a strong mention names the seed; 1: lanes agree on it or an exact lexical rule
+    (trigger, unit signal) added it; 2: its score alone. Context budgets spend by it.
+
+    >>> evidence_tier(Seed("d", 0.5, SeedOrigin.RETRIEVED, {},
+    ...               evidence=((0, LaneEvidence(Lane.CORE, 1, 0.8)),)), SeedSettings())
+    2
+    """
+    if _named_strongly(seed.evidence, settings):
+        return 0
+    if seed.origin is not SeedOrigin.RETRIEVED or _lanes_agree(seed.evidence, settings):
+        return 1
+    return 2
 
 
 def _named_strongly(evidence: Sequence[tuple[int, LaneEvidence]], settings: SeedSettings

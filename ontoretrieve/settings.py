@@ -45,6 +45,7 @@ from pydantic_settings import (
 from ontoretrieve.errors import SettingsError
 from ontoretrieve.settings_groups import (
     CatalogSettings,
+    ContextSettings,
     CriticSettings,
     EmbedSettings,
     ExpandSettings,
@@ -105,6 +106,7 @@ class Settings(BaseSettings):
     mentions: MentionSettings = MentionSettings()
     seeds: SeedSettings = SeedSettings()
     expand: ExpandSettings = ExpandSettings()
+    context: ContextSettings = ContextSettings()
     critic: CriticSettings = CriticSettings()
     server: ServerSettings = ServerSettings()
     tenants: dict[str, TenantSettings] = {}

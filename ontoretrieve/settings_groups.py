@@ -15,10 +15,12 @@ from typing import Annotated, Any, Self
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 from pydantic_settings import NoDecode
 
+from ontoretrieve.tokens import TokenCounterKind
 from ontoretrieve.vocab import expand_curie
 
 __all__ = [
     "CatalogSettings",
+    "ContextSettings",
     "CriticSettings",
     "DedupMode",
     "EmbedSettings",
@@ -380,6 +382,35 @@ class ExpandSettings(_Group):
     symbol_predicates: IriList = ref(
         "VECTOR_STORE_INDUCED_SUBGRAPH_SYMBOL_PREDICATES", SYMBOL_PREDICATES)
     context_max_triples: int = ref("ONTOLOGY_CONTEXT_MAX_TRIPLES", 4000, ge=1)
+
+
+class ContextSettings(_Group):
+    """What a context may spend: a budget in prompt tokens, spent by confidence."""
+
+    budget: bool = True
+    """False: no token budget, every statement the subgraph stage kept (up to
+    ``expand.context_max_triples``), in every language (the reference)."""
+    max_tokens: int | None = Field(None, ge=1)
+    """A fixed budget for every text; None: ``base_tokens`` plus ``tokens_per_window``
+    for each query window of the text after the first."""
+    base_tokens: int = Field(1500, ge=1)
+    """The budget of a one-window text (a sentence or a short paragraph)."""
+    tokens_per_window: int = Field(1000, ge=0)
+    token_counter: TokenCounterKind = TokenCounterKind.ESTIMATE
+    """What a budget counts when the caller passes no counter: an estimate of a
+    large language model's tokenizer, or the dense encoder's own."""
+    languages: StrList = ("en", "")
+    """Literal languages a context keeps: primary language tags ("en" keeps "en-US"),
+    "" for untagged literals, "*" for every language. The index matches all."""
+    definition_tokens: int = Field(80, ge=8)
+    """A definition longer than this is cut at a sentence boundary within it."""
+    synonyms: int = Field(3, ge=0)
+    """Synonyms and alternative labels in a term's shell (the rest follow when budget
+    is left)."""
+
+    @property
+    def every_language(self) -> bool:
+        return "*" in self.languages
 
 
 class CriticSettings(_Group):

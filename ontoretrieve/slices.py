@@ -72,6 +72,8 @@ class KnowledgeSlice(BaseModel):
     token_estimate: int
     max_tokens: int
     truncated: bool
+    """Statements of the context's pool were left out: by the budget while the context
+    was built, or by cutting a context built without one."""
     blocks_kept: int
     blocks_total: int
     diagnosis: Diagnosis | None = None
@@ -174,7 +176,8 @@ def build_slice(context: Context, max_tokens: int, count_tokens: TokenCounter) -
         hits=hits, evidence={h.id: context.evidence[h.id] for h in hits
                              if h.id in context.evidence},
         context=text, token_estimate=tokens, max_tokens=max_tokens,
-        truncated=not whole, blocks_kept=len(taken), blocks_total=total,
+        truncated=not whole or context.metrics.truncated, blocks_kept=len(taken),
+        blocks_total=total,
         diagnosis=context.diagnosis, warnings=context.warnings)
 
 

@@ -19,6 +19,7 @@ __all__ = [
     "RDF",
     "RDFS",
     "SKOS",
+    "WELL_KNOWN_PREFIXES",
     "XSD",
     "expand_curie",
 ]
@@ -54,6 +55,32 @@ PREFIXES: Final[dict[str, str]] = {
     "sh": "http://www.w3.org/ns/shacl#",
     "or": OR,
 }
+
+
+WELL_KNOWN_PREFIXES: Final[dict[str, str]] = {
+    **PREFIXES,
+    "unit": "http://qudt.org/vocab/unit/",
+    "quantitykind": "http://qudt.org/vocab/quantitykind/",
+    "qkdv": "http://qudt.org/vocab/dimensionvector/",
+    "sou": "http://qudt.org/vocab/sou/",
+    "time": "http://www.w3.org/2006/time#",
+    "sosa": "http://www.w3.org/ns/sosa/",
+    "ssn": "http://www.w3.org/ns/ssn/",
+    "geo": "http://www.opengis.net/ont/geosparql#",
+    "dcat": "http://www.w3.org/ns/dcat#",
+    "vcard": "http://www.w3.org/2006/vcard/ns#",
+    "sioc": "http://rdfs.org/sioc/ns#",
+    "doap": "http://usefulinc.com/ns/doap#",
+    "gr": "http://purl.org/goodrelations/v1#",
+    "saref": "https://saref.etsi.org/core/",
+    "cito": "http://purl.org/spar/cito/",
+    "fabio": "http://purl.org/spar/fabio/",
+    "oa": "http://www.w3.org/ns/oa#",
+    "ontolex": "http://www.w3.org/ns/lemon/ontolex#",
+}
+"""Prefixes a context's Turtle may bind (only those in use), beyond the ones ontoretrieve
+reads: the namespaces of widely used vocabularies, so a prompt spends no tokens on them.
+Not used to expand CURIEs in settings (``PREFIXES`` is)."""
 
 
 def expand_curie(value: str) -> str:

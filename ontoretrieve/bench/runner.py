@@ -35,6 +35,8 @@ from ontoretrieve.pipeline import Retriever
 from ontoretrieve.pipeline.indexing import configured_fingerprint
 from ontoretrieve.records import OntologyVersion
 from ontoretrieve.settings import Settings, profile_path
+from ontoretrieve.slices import fit_turtle
+from ontoretrieve.tokens import estimate_tokens
 
 __all__ = [
     "ABLATIONS",
@@ -183,6 +185,7 @@ def run_variants(base: Retriever, variants: Sequence[tuple[Variant, Settings]],
             report("warm-up", done, len(units))
         warm_seconds = time.perf_counter() - started
     count_tokens = base.seed_retriever.embedder.count_tokens
+    budgets = [None, *CURVE_BUDGETS]
     out_dir.mkdir(parents=True, exist_ok=True)
     summaries = {}
     for variant, _ in variants:
@@ -191,8 +194,10 @@ def run_variants(base: Retriever, variants: Sequence[tuple[Variant, Settings]],
         path = out_dir / f"{variant.name}.jsonl"
         with path.open("w", encoding="utf-8") as sink:
             for done, unit in enumerate(units, start=1):
-                context = retriever.retrieve(unit.text, Mode.VECTOR, scopes[unit.id])
+                context, *at_budgets = retriever.retrieve_at(unit.text, budgets, Mode.VECTOR,
+                                                             scopes[unit.id])
                 row = unit_row(unit, context, labels, owners, aliases, count_tokens)
+                row["gold_at_tokens"] = gold_at_tokens(unit, context, at_budgets)
                 row["scoped"] = bool(scopes[unit.id])
                 sink.write(json.dumps(row) + "\n")
                 rows.append(row)
@@ -226,6 +231,7 @@ def unit_row(unit: BenchUnit, context: Context, labels: Mapping[str, str],
                        for e in context.evidence.values())
     gold_iris = sorted({iri for group in unit.gold for iri in group})
     m = context.metrics
+    turtle = "" if context.empty else context.serialize("turtle")
     return {
         "id": unit.id, "source": unit.source,
         # None when the unit names no ontology or one the catalog does not hold, so that
@@ -238,7 +244,8 @@ def unit_row(unit: BenchUnit, context: Context, labels: Mapping[str, str],
         "context_subjects": context.terms,
         "subject_ontologies": dict(supplied),
         "context_triples_count": m.context_triples,
-        "context_tokens": count_tokens(context.serialize("turtle")) if not context.empty else 0,
+        "context_tokens": estimate_tokens(turtle) if turtle else 0,
+        "context_encoder_tokens": count_tokens(turtle) if turtle else 0,
         "empty": context.empty,
         "diagnosis": context.diagnosis.value if context.diagnosis else None,
         "truncated": m.truncated,
@@ -251,3 +258,28 @@ def unit_row(unit: BenchUnit, context: Context, labels: Mapping[str, str],
                         "working_graph_triples": m.catalog_context_triples},
         "catalog_access_mode": m.catalog_access_mode,
     }
+
+
+CURVE_BUDGETS = (500, 1000, 2000, 4000, 8000)
+"""Token budgets (estimated LLM tokens) of the recall-against-tokens curve."""
+
+
+def gold_at_tokens(unit: BenchUnit, context: Context, at_budgets: Sequence[Context]
+                   ) -> dict[str, list[str]]:
+    """The unit's gold IRIs among the context's subjects at each curve budget.
+
+    A context packed into token budgets (``context.budget``) was retrieved at each
+    one; a context without a budget (the reference) is cut as ``slice`` cuts it:
+    subject blocks in seed-then-admission order while their Turtle fits.
+    """
+    gold = {iri for group in unit.gold for iri in group}
+    found = {}
+    for budget, packed in zip(CURVE_BUDGETS, at_budgets, strict=True):
+        if context.metrics.token_budget is not None or context.empty:
+            subjects = set(packed.terms)
+        else:
+            order = [s.iri for s in context.seeds] + context.terms
+            taken, _, _, _ = fit_turtle(context.triples(), order, budget, estimate_tokens)
+            subjects = {iri for iri, _ in taken if iri is not None}
+        found[str(budget)] = sorted(gold & subjects)
+    return found

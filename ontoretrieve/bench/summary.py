@@ -87,6 +87,11 @@ class SourceSummary(BaseModel):
     seeds_per_unit: float
     context_triples: Spread
     context_tokens: Spread
+    """Estimated LLM tokens of the context's Turtle (what budgets count)."""
+    context_encoder_tokens: Spread | None = None
+    """The same Turtle in the dense encoder's tokens."""
+    recall_at_tokens: dict[str, float] = {}
+    """Context term recall with the context cut to each budget (estimated tokens)."""
     empty_contexts: int
     truncated_contexts: int
     latency_ms: dict[str, Spread]
@@ -139,7 +144,10 @@ def _summarize_source(rows: Sequence[Mapping[str, Any]]) -> SourceSummary:
     total = seed_hits = ctx_hits = at10 = at50 = added = lost = 0
     derived_total = derived_hits = on_topic = topic_subjects = 0
     latency: dict[str, list[float]] = defaultdict(list)
+    at_tokens: Counter[str] = Counter()
     for row in rows:
+        for budget, found in row.get("gold_at_tokens", {}).items():
+            at_tokens[budget] += sum(bool(group & set(found)) for group in _groups(row))
         seeds = {iri: rank for rank, iri in enumerate(row.get("retrieved_term_iris", []))}
         subjects = set(row.get("context_subjects", []))
         for group in _groups(row):
@@ -178,6 +186,11 @@ def _summarize_source(rows: Sequence[Mapping[str, Any]]) -> SourceSummary:
             [len(r.get("retrieved_term_iris", [])) for r in rows]), 1) if rows else 0.0,
         context_triples=Spread.of([r.get("context_triples_count", 0) for r in rows]),
         context_tokens=Spread.of([r.get("context_tokens", 0) for r in rows], digits=0),
+        context_encoder_tokens=Spread.of([r["context_encoder_tokens"] for r in rows
+                                          if "context_encoder_tokens" in r], digits=0)
+        if any("context_encoder_tokens" in r for r in rows) else None,
+        recall_at_tokens={b: share(n, total) for b, n in sorted(at_tokens.items(),
+                                                                key=lambda x: int(x[0]))},
         empty_contexts=sum(bool(r.get("empty")) for r in rows),
         truncated_contexts=sum(bool(r.get("truncated")) for r in rows),
         latency_ms={stage: Spread.of(values) for stage, values in sorted(latency.items())})

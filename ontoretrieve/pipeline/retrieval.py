@@ -14,13 +14,15 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Sequence
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
+from typing import Any
 
 import pyoxigraph as ox
 
 from ontoretrieve import sparql
 from ontoretrieve.backends import TripleStore
 from ontoretrieve.backends.vector_index import VectorIndex
+from ontoretrieve.budget import Packed, pack
 from ontoretrieve.catalog_io import (
     CatalogAccess,
     CatalogReader,
@@ -57,6 +59,7 @@ from ontoretrieve.records import OntologyVersion, SeedEvidence, SeedFunnel
 from ontoretrieve.seeds import cap_for
 from ontoretrieve.settings import Settings
 from ontoretrieve.subgraph import Subgraph, induce
+from ontoretrieve.tokens import TokenCounter, TokenCounterKind, estimate_tokens
 from ontoretrieve.vocab import RDF, RDFS
 
 __all__ = ["Retriever"]
@@ -85,6 +88,7 @@ class Retriever:
         """Shared with variants: the mention dictionary, once loaded (an empty list: not yet)."""
         self.roles = RoleTable.of(settings.index.label_predicates,
                                   settings.expand.symbol_predicates)
+        self._whole_token_counts: dict[tuple[tuple[str, ...], int], int] = {}
 
     @classmethod
     def open(cls, settings: Settings, store: TripleStore, tenant: str = DEFAULT_TENANT,
@@ -125,45 +129,117 @@ class Retriever:
         return self._dictionary[0]
 
     def retrieve(self, text: str, mode: Mode = Mode.AUTO,
-                 ontologies: Sequence[str] = ()) -> Context:
+                 ontologies: Sequence[str] = (), max_tokens: int | None = None,
+                 count_tokens: TokenCounter | None = None) -> Context:
         """The context for ``text``.
 
         ``ontologies`` names ontologies by IRI, source file (path, file name or
         stem) or content hash: in ``ontologies`` mode they come back whole; in
         ``vector`` and ``lexical`` mode they are the query's scope, the only
         ontologies seeds come from (the context may still reach the ontologies
-        they reference). ``auto`` over a catalog small enough to return whole
-        returns the named ontologies whole.
-        """
-        started = time.perf_counter()
-        if mode is Mode.AUTO:
-            mode = self._resolve_auto()
-            if mode is Mode.FULL and ontologies:
-                mode = Mode.ONTOLOGIES
-        scope = self.state.named(ontologies) if ontologies else None
-        if mode in (Mode.FULL, Mode.ONTOLOGIES):
-            context = self._whole(mode, ontologies)
-        elif scope is not None and not scope:
-            context = _empty(mode, Diagnosis.NO_SUCH_ONTOLOGY, warnings=[
-                f"no indexed ontology is named {', '.join(ontologies)!r}"])
-        elif not text.strip():
-            context = _empty(mode, Diagnosis.NO_TEXT)
-        else:
-            context = self._retrieve(text, mode, scope)
-        seconds = dict(context.seconds)
-        seconds["total"] = round(time.perf_counter() - started, 5)
-        return context.model_copy(update={"seconds": seconds})
+        they reference). ``auto`` returns the whole catalog (or the named
+        ontologies) when it fits the budget, else it lets the text decide.
 
-    def _resolve_auto(self) -> Mode:
+        ``max_tokens`` is the context's budget in prompt tokens, counted by
+        ``count_tokens`` (default: ``context.token_counter``); without it the
+        budget grows with the text (``context.base_tokens`` plus
+        ``context.tokens_per_window`` per query window after the first). With ``context.budget``
+        off only the triple cap applies.
+        """
+        return self.retrieve_at(text, [max_tokens], mode, ontologies, count_tokens)[0]
+
+    def retrieve_at(self, text: str, budgets: Sequence[int | None], mode: Mode = Mode.AUTO,
+                    ontologies: Sequence[str] = (),
+                    count_tokens: TokenCounter | None = None) -> list[Context]:
+        """The context for ``text`` at each budget (None: the default one), the seeds and
+        the subgraph computed once: for recall-against-tokens curves."""
+        started = time.perf_counter()
+        counter = self.token_counter(count_tokens)
+        limits = [self.token_budget(text, b) for b in budgets]
+        if mode is Mode.AUTO:
+            mode = self._resolve_auto(max((b for b in limits if b), default=None), counter,
+                                      ontologies)
+        scope = self.state.named(ontologies) if ontologies else None
+        made: dict[int | None, Context] = {}
+        pool: _Pool | Context | None = None
+        shared = 0.0  # seconds spent on what every budget shares (seeds, subgraph)
+        for limit in dict.fromkeys(limits):
+            begun = time.perf_counter()
+            if mode in (Mode.FULL, Mode.ONTOLOGIES):
+                made[limit] = self._whole(mode, ontologies, limit, counter)
+            elif scope is not None and not scope:
+                made[limit] = _empty(mode, Diagnosis.NO_SUCH_ONTOLOGY, warnings=[
+                    f"no indexed ontology is named {', '.join(ontologies)!r}"])
+            elif not text.strip():
+                made[limit] = _empty(mode, Diagnosis.NO_TEXT)
+            else:
+                if pool is None:
+                    pool = self._pool(text, mode, scope)
+                    shared = time.perf_counter() - started
+                    begun = time.perf_counter()
+                made[limit] = pool if isinstance(pool, Context) else self._finish(
+                    pool, limit, counter)
+            own = time.perf_counter() - begun
+            made[limit] = made[limit].model_copy(update={"seconds": {
+                **made[limit].seconds, "total": round(shared + own, 5)}})
+        return [made[limit] for limit in limits]
+
+    def token_budget(self, text: str, max_tokens: int | None = None) -> int | None:
+        """The budget of one text: ``max_tokens`` when given, else ``context.max_tokens``,
+        else the base plus a share per query window after the first; None when budgets
+        are off."""
+        c = self.settings.context
+        if not c.budget:
+            return None
+        if max_tokens is not None:
+            if max_tokens < 1:
+                raise ValueError(f"max_tokens must be at least 1, not {max_tokens}")
+            return max_tokens
+        if c.max_tokens is not None:
+            return c.max_tokens
+        windows = self.seed_retriever.window_count(text)
+        return c.base_tokens + c.tokens_per_window * max(0, windows - 1)
+
+    def token_counter(self, count_tokens: TokenCounter | None = None) -> TokenCounter:
+        """The counter budgets are measured in: the caller's, else ``context.token_counter``."""
+        if count_tokens is not None:
+            return count_tokens
+        if self.settings.context.token_counter == TokenCounterKind.ENCODER:
+            return self.seed_retriever.embedder.count_tokens
+        return estimate_tokens
+
+    def _resolve_auto(self, budget: int | None, counter: TokenCounter,
+                      names: Sequence[str]) -> Mode:
+        """The whole catalog (or the named ontologies) when it is under the triple cap and
+        fits the budget; else the text decides."""
         try:
-            total = sum(v.triple_count for v in self.reader.versions())
+            versions = self.reader.versions()
         except StoreFailure:
             return Mode.VECTOR
-        return Mode.FULL if 0 < total <= self.settings.expand.context_max_triples else Mode.VECTOR
+        whole = Mode.ONTOLOGIES if names else Mode.FULL
+        chosen = [v for v in versions if _named(v, names)] if names else versions
+        total = sum(v.triple_count for v in chosen)
+        if not 0 < total <= self.settings.expand.context_max_triples:
+            return Mode.VECTOR
+        if budget is None:
+            return whole
+        return whole if self._whole_tokens(chosen, counter) <= budget else Mode.VECTOR
+
+    def _whole_tokens(self, versions: Sequence[OntologyVersion], counter: TokenCounter) -> int:
+        """Tokens of the whole chosen catalog as a context (kept per catalog state)."""
+        key = (tuple(sorted(v.content_hash for v in versions)), id(counter))
+        if key not in self._whole_token_counts:
+            # Packed with a budget nothing reaches: the languages and repeats the
+            # context drops are not counted.
+            context = self._whole(Mode.ONTOLOGIES, [v.content_hash for v in versions],
+                                  _UNBOUNDED, counter)
+            self._whole_token_counts[key] = counter(context.serialize("turtle"))
+        return self._whole_token_counts[key]
 
     # -- whole-catalog modes -------------------------------------------------------------
 
-    def _whole(self, mode: Mode, names: Sequence[str]) -> Context:
+    def _whole(self, mode: Mode, names: Sequence[str], budget: int | None,
+               counter: TokenCounter) -> Context:
         access = CatalogAccess()
         try:
             versions = self.reader.versions()
@@ -188,6 +264,10 @@ class Retriever:
         except StoreFailure as exc:
             return _empty(mode, Diagnosis.STORE_UNREACHABLE, degraded=str(exc))
         capped, truncated = cap_statements(statements, limit)
+        packed = None
+        if budget is not None:
+            packed = pack(capped, [], budget, counter, self.settings.context, self.roles)
+            capped, truncated = packed.statements, truncated or packed.truncated
         graph = WorkingGraph(parts)
         refs = [_ref(v) for v in chosen[:len(parts)]]
         evidence = {}
@@ -196,13 +276,15 @@ class Retriever:
                 evidence[s.value] = _term(s.value, mode.value, None, None, graph, versions)
         metrics = ContextMetrics(mode=mode, **_access_metrics(access),
                                  context_triples=len(capped), context_terms=len(evidence),
-                                 truncated=truncated)
+                                 truncated=truncated, **_budget_metrics(packed))
         return _context(mode, capped, [], evidence, Snapshot(cut_from=refs, writable=refs),
                         metrics)
 
     # -- vector and lexical modes --------------------------------------------------------
 
-    def _retrieve(self, text: str, mode: Mode, scope: frozenset[str] | None) -> Context:
+    def _pool(self, text: str, mode: Mode, scope: frozenset[str] | None) -> _Pool | Context:
+        """Seeds, working graph, induced subgraph and small modules: what a budget is
+        spent on (a Context when there is nothing to spend it on)."""
         clock = time.perf_counter()
         seconds: dict[str, float] = {}
         funnel = None
@@ -264,36 +346,52 @@ class Retriever:
                                                                   warnings)
         capped, truncated = cap_statements(statements, x.context_max_triples)
         seconds["closure"] = time.perf_counter() - clock
-        by_iri = {s.iri: s for s in ordered}
+        return _Pool(mode, text, evidence, funnel, seeds, promoted, closed, ordered, graph,
+                     versions, hashes, sub, modules, module_triples, capped, truncated, access,
+                     warnings, seconds)
+
+    def _finish(self, pool: _Pool, budget: int | None, counter: TokenCounter) -> Context:
+        """The pool spent within ``budget`` (None: all of it), with its evidence and metrics."""
+        clock = time.perf_counter()
+        capped, truncated, packed = pool.statements, pool.truncated, None
+        seconds = dict(pool.seconds)
+        if budget is not None:
+            usable = {s.iri for s in pool.seeds}  # never a tampered IRI the pool left out
+            tiers = [(e.iri, e.evidence_tier) for e in pool.evidence if e.iri in usable]
+            packed = pack(capped, tiers, budget, counter, self.settings.context, self.roles)
+            capped, truncated = packed.statements, truncated or packed.truncated
+            seconds["budget"] = time.perf_counter() - clock
+        by_iri = {s.iri: s for s in pool.ordered}
         term_evidence: dict[str, TermEvidence] = {}
         for s, _, _ in capped:
             if not isinstance(s, ox.NamedNode) or s.value in term_evidence:
                 continue
             seed = by_iri.get(s.value)
             if seed is not None:
-                term_evidence[s.value] = _term(s.value, seed.origin, seed.via, seed.score, graph,
-                                               versions, seed.ontology)
+                term_evidence[s.value] = _term(s.value, seed.origin, seed.via, seed.score,
+                                               pool.graph, pool.versions, seed.ontology)
             else:
-                admission = sub.origin.get(s)
+                admission = pool.sub.origin.get(s)
                 step = admission.step if admission else "small_module"
                 term_evidence[s.value] = _term(s.value, step, admission.via if admission else None,
-                                               None, graph, versions)
+                                               None, pool.graph, pool.versions)
         used = {e.ontology_hash for e in term_evidence.values() if e.ontology_hash}
-        cut_from = [_ref(v) for v in versions if v.content_hash in used | set(hashes)]
-        matched = {s.ontology for s in seeds if s.origin in _MATCHED}
+        cut_from = [_ref(v) for v in pool.versions if v.content_hash in used | set(pool.hashes)]
+        matched = {s.ontology for s in pool.seeds if s.origin in _MATCHED}
+        access = pool.access
         metrics = ContextMetrics(
-            mode=mode, seeds=funnel, seed_terms=len(seeds),
-            promoted_types=len(promoted) - len(seeds),
-            schema_closure_added=len(closed) - len(promoted),
-            versions_relaxed=len(warnings), **_access_metrics(access),
-            subgraph=asdict(sub.metrics), small_modules=modules,
-            small_module_triples=module_triples, context_triples=len(capped),
+            mode=pool.mode, seeds=pool.funnel, seed_terms=len(pool.seeds),
+            promoted_types=len(pool.promoted) - len(pool.seeds),
+            schema_closure_added=len(pool.closed) - len(pool.promoted),
+            versions_relaxed=len(pool.warnings), **_access_metrics(access),
+            subgraph=asdict(pool.sub.metrics), small_modules=pool.modules,
+            small_module_triples=pool.module_triples, context_triples=len(capped),
             context_terms=len(term_evidence), truncated=truncated,
-            degraded="; ".join(access.failures) or None)
+            degraded="; ".join(access.failures) or None, **_budget_metrics(packed))
         snapshot = Snapshot(cut_from=cut_from,
                             writable=[r for r in cut_from if r.content_hash in matched])
-        context = _context(mode, capped, evidence, term_evidence, snapshot, metrics,
-                           warnings=warnings)
+        context = _context(pool.mode, capped, pool.evidence, term_evidence, snapshot, metrics,
+                           warnings=pool.warnings)
         return context.model_copy(update={"seconds": {k: round(v, 5)
                                                        for k, v in seconds.items()}})
 
@@ -523,3 +621,44 @@ def _empty(mode: Mode, diagnosis: Diagnosis, *, funnel: SeedFunnel | None = None
                    snapshot=Snapshot(cut_from=[], writable=[]), metrics=metrics,
                    diagnosis=diagnosis, warnings=list(warnings),
                    seconds={k: round(v, 5) for k, v in (seconds or {}).items()})
+
+
+_UNBOUNDED = 1 << 40
+"""A budget no context reaches: packing that only filters languages and repeats."""
+
+
+@dataclass
+class _Pool:
+    """What the subgraph stage kept for one text, before a budget is spent on it."""
+
+    mode: Mode
+    text: str
+    evidence: list[SeedEvidence]
+    funnel: SeedFunnel | None
+    seeds: list[ContextSeed]
+    promoted: list[ContextSeed]
+    closed: list[ContextSeed]
+    ordered: list[ContextSeed]
+    graph: WorkingGraph
+    versions: list[OntologyVersion]
+    hashes: list[str]
+    sub: Subgraph
+    modules: list[str]
+    module_triples: int
+    statements: list[Statement]
+    truncated: bool
+    access: CatalogAccess
+    warnings: list[str]
+    seconds: dict[str, float]
+
+
+def _budget_metrics(packed: Packed | None) -> dict[str, Any]:
+    """What a budget cost and dropped, for ``ContextMetrics``."""
+    if packed is None:
+        return {}
+    return {"token_budget": packed.budget, "context_tokens": packed.tokens,
+            "budget": {"languages_dropped": packed.languages_dropped,
+                       "repeats_dropped": packed.repeats_dropped,
+                       "definitions_cut": packed.definitions_cut,
+                       "seeds_stubbed": packed.seeds_stubbed,
+                       "seeds_left_out": packed.seeds_left_out}}

@@ -43,7 +43,13 @@ from ontoretrieve.pipeline.indexing import (
     open_query_index,
 )
 from ontoretrieve.records import SeedEvidence, SeedFunnel
-from ontoretrieve.seeds import Seed, cap_never_binds, evidence_first, select_seeds
+from ontoretrieve.seeds import (
+    Seed,
+    cap_never_binds,
+    evidence_first,
+    evidence_tier,
+    select_seeds,
+)
 from ontoretrieve.settings import Settings
 from ontoretrieve.settings_groups import SeedCut, SeedSettings
 from ontoretrieve.windows import Window, make_windows_with_metrics
@@ -113,6 +119,13 @@ class SeedRetriever:
     def close(self) -> None:
         self.index.close()
 
+    def window_count(self, text: str) -> int:
+        """How many query windows ``text`` makes (what a default token budget grows with)."""
+        windows, _ = make_windows_with_metrics(text, self.settings.windows,
+                                               self.embedder.count_tokens,
+                                               self.embedder.sequence_limit)
+        return len(windows)
+
     def seeds(self, text: str, scope: Collection[str] | None = None) -> SeedResult:
         """The seeds of ``text``; ``scope`` (ontology content hashes) limits every lane,
         the mentions and the lexical rules to those ontology versions."""
@@ -165,7 +178,8 @@ class SeedRetriever:
             hits_per_lane=hits_per_lane, **asdict(counts), added_by_triggers=added,
             raised_by_triggers=raised, case_demoted=demoted, case_dropped=dropped,
             added_by_unit_signals=by_signals, final_seeds=len(signalled))
-        return SeedResult(seeds=[_evidence(seed, mentions) for seed in signalled],
+        return SeedResult(seeds=[_evidence(seed, mentions, evidence_tier(seed, s.seeds))
+                                 for seed in signalled],
                           funnel=funnel, seconds={k: round(v, 5) for k, v in clock.laps.items()})
 
     def _pick_senses(self, mentions: list[Mention], windows: Sequence[Window],
@@ -239,7 +253,7 @@ class _Clock:
         self._last = now
 
 
-def _evidence(seed: Seed, mentions: Sequence[Mention]) -> SeedEvidence:
+def _evidence(seed: Seed, mentions: Sequence[Mention], tier: int) -> SeedEvidence:
     payload = seed.payload
     return SeedEvidence(
         iri=seed.iri, score=round(seed.score, 6), origin=seed.origin.value,
@@ -250,4 +264,4 @@ def _evidence(seed: Seed, mentions: Sequence[Mention]) -> SeedEvidence:
         windows=list(seed.windows),
         lanes=[{"window": w, "lane": e.lane.value, "rank": e.rank,
                 "raw_score": round(e.raw_score, 6)} for w, e in seed.evidence],
-        mentions=evidence_of(mentions, seed.iri), notes=list(seed.notes))
+        mentions=evidence_of(mentions, seed.iri), notes=list(seed.notes), evidence_tier=tier)

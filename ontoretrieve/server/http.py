@@ -71,6 +71,8 @@ class RetrieveRequest(BaseModel):
     text: str = Field(description="The text to build a context for.")
     mode: Mode = Mode.AUTO
     ontologies: list[str] = Field(default=[], description=ONTOLOGIES_HELP)
+    max_tokens: int | None = Field(None, ge=1, le=1_000_000, description=(
+        "The context's budget in prompt tokens (default: it grows with the text)."))
 
 
 class RetrieveResponse(BaseModel):
@@ -259,7 +261,7 @@ def create_app(engine: Engine) -> FastAPI:
     async def retrieve(body: RetrieveRequest, tenant: Tenant) -> RetrieveResponse:
         """The context for a text: the graph (Turtle), terms, seeds, evidence, metrics."""
         context = await call(engine.retrieve, body.text, tenant=tenant, mode=body.mode,
-                             ontologies=body.ontologies)
+                             ontologies=body.ontologies, max_tokens=body.max_tokens)
         return RetrieveResponse(context=context, turtle=context.serialize("turtle"))
 
     @app.post("/v1/{tenant}/slice", tags=["retrieval"])

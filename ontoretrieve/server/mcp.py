@@ -48,12 +48,13 @@ def create_mcp(engine: Engine, tenant: str = DEFAULT_TENANT) -> MCPServer:
             raise ToolError(str(exc)) from None
 
     @server.tool()
-    def retrieve(text: str, mode: str = "auto",
-                 ontologies: list[str] | None = None) -> dict[str, Any]:
+    def retrieve(text: str, mode: str = "auto", ontologies: list[str] | None = None,
+                 max_tokens: int | None = None) -> dict[str, Any]:
         """The ontology context (Turtle), terms, seeds and evidence for a text.
 
         ontologies: IRIs, file names or stems; with mode "ontologies" they come back
         whole, otherwise seeds come only from them (the ontology you extract against).
+        max_tokens: the context's budget in prompt tokens (default: grows with the text).
         """
         try:
             chosen = Mode(mode)
@@ -63,7 +64,7 @@ def create_mcp(engine: Engine, tenant: str = DEFAULT_TENANT) -> MCPServer:
 
         def run() -> dict[str, Any]:
             context = engine.retrieve(text, tenant=tenant, mode=chosen,
-                                      ontologies=ontologies or ())
+                                      ontologies=ontologies or (), max_tokens=max_tokens)
             return {**context.model_dump(mode="json", exclude={"ntriples"}),
                     "turtle": context.serialize("turtle")}
 

@@ -19,6 +19,7 @@ from ontoretrieve.context import Diagnosis, Mode
 from ontoretrieve.embed import FastEmbedder
 from ontoretrieve.pipeline import Retriever, sync_index
 from ontoretrieve.settings import Settings, load_settings
+from ontoretrieve.tokens import estimate_tokens
 from tests.conftest import FIXTURES
 
 pytestmark = pytest.mark.integration
@@ -144,13 +145,16 @@ def test_pushdown_cuts_a_smaller_working_graph(retriever: Retriever) -> None:
 
 
 def test_modes(retriever: Retriever) -> None:
-    full = retriever.retrieve("", Mode.FULL)
+    unbudgeted = variant(retriever, context={"budget": False, "languages": ["*"]})
+    full = unbudgeted.retrieve("", Mode.FULL)
     total = sum(v.triple_count for v in retriever.reader.versions())
     assert total < 4000 and not full.metrics.truncated  # the fixture catalog fits whole
     assert total - 20 < full.metrics.context_triples < total  # only the headers are left out
     assert ZOO + "Cat" in full.terms and "http://example.org/zoo" not in full.terms
-    small = variant(retriever, expand={"context_max_triples": 50}).retrieve("", Mode.FULL)
+    small = variant(unbudgeted, expand={"context_max_triples": 50}).retrieve("", Mode.FULL)
     assert small.metrics.truncated and small.metrics.context_triples <= 50
+    budgeted = retriever.retrieve("", Mode.FULL, max_tokens=300)  # the budget binds here too
+    assert budgeted.metrics.truncated and budgeted.metrics.context_tokens <= 300
     only = retriever.retrieve("", Mode.ONTOLOGIES, ["http://example.org/ext"])
     assert set(only.terms) == {"http://example.org/ext#Organism", "http://example.org/ext#Person"}
     by_file = retriever.retrieve("", Mode.ONTOLOGIES, ["zoo.ttl"])
@@ -183,7 +187,46 @@ def test_named_ontologies_scope_vector_and_lexical_seeds(retriever: Retriever) -
 def test_auto_takes_the_whole_catalog_only_when_it_fits(retriever: Retriever) -> None:
     for cap, expected in ((5, Mode.VECTOR), (100000, Mode.FULL)):
         r = variant(retriever, expand={"context_max_triples": cap})
-        assert r.retrieve(TEXT, Mode.AUTO).mode is expected
+        assert r.retrieve(TEXT, Mode.AUTO, max_tokens=10**6).mode is expected
+    # Under the triple cap but over the text's token budget: the text decides.
+    whole = retriever.retrieve(TEXT, Mode.FULL, max_tokens=10**6).metrics.context_tokens
+    assert whole is not None and whole > 1500
+    context = retriever.retrieve(TEXT, Mode.AUTO)
+    assert context.mode is Mode.VECTOR and context.metrics.token_budget == 1500
+    assert retriever.retrieve(TEXT, Mode.AUTO, max_tokens=whole).mode is Mode.FULL
+
+
+def test_the_token_budget_is_a_hard_limit_spent_on_what_the_text_names(
+        retriever: Retriever) -> None:
+    text = "A 5 mV signal from the cat in the big cage"
+    roomy = retriever.retrieve(text, Mode.VECTOR, max_tokens=100_000)
+    for budget in (60, 200, 600):
+        context = retriever.retrieve(text, Mode.VECTOR, max_tokens=budget)
+        turtle = context.serialize("turtle")
+        assert context.metrics.token_budget == budget
+        assert context.metrics.context_tokens == estimate_tokens(turtle) <= budget
+        assert set(context.terms) <= set(roomy.terms)
+    tight = retriever.retrieve(text, Mode.VECTOR, max_tokens=200)
+    assert UNIT + "MilliV" in tight.terms  # the text names it: it comes first
+    encoder = variant(retriever, context={"token_counter": "encoder"})
+    counted = encoder.retrieve(text, Mode.VECTOR, max_tokens=150)
+    count = encoder.seed_retriever.embedder.count_tokens
+    assert count(counted.serialize("turtle")) <= 150
+    words = retriever.retrieve(text, Mode.VECTOR, max_tokens=40,
+                               count_tokens=lambda t: len(t.split()))
+    assert len(words.serialize("turtle").split()) <= 40
+
+
+def test_contexts_keep_english_and_untagged_literals_unless_told_otherwise(
+        retriever: Retriever) -> None:
+    def languages(r: Retriever) -> set[str]:
+        context = r.retrieve("", Mode.FULL, max_tokens=10**6)
+        return {t.object.language.split("-")[0] for t in context.triples()
+                if isinstance(t.object, ox.Literal) and t.object.language}
+
+    assert languages(retriever) == {"en"}
+    assert {"de", "es", "en"} <= languages(variant(retriever, context={"languages": ["*"]}))
+    assert languages(variant(retriever, context={"languages": ["de"]})) <= {"de"}
 
 
 def test_empty_text_and_no_hit_are_diagnosed_not_filled_with_noise(

@@ -44,3 +44,8 @@ def test_smoke_context_recall_holds_the_recorded_value(tmp_path: Path) -> None:
                 f"{name}: smoke {metric.replace('_', ' ')} fell from {recorded[metric]:.1%} "
                 f"to {now:.1%} (more than {baseline['tolerance_points']} points); per source "
                 f"(recorded, now): {by_source}")
+        if "context_tokens" in recorded:  # recall must not be bought back with size
+            tokens = summary["overall"]["context_tokens"]["mean"]
+            assert tokens <= 1.1 * recorded["context_tokens"] + 50, (
+                f"{name}: smoke contexts grew from {recorded['context_tokens']:.0f} to "
+                f"{tokens:.0f} tokens on average")

@@ -158,3 +158,19 @@ def test_watch_refreshes_a_tenant_after_a_partial_write_settles(tenant_config: P
             stop.set()
             thread.join(30)
         assert "second#Thing2" not in engine.retrieve("thing two", tenant="alpha").ntriples
+
+
+def test_slice_is_the_retrieve_path_at_the_callers_budget(tenant_config: Path) -> None:
+    with Engine.open(load_settings(tenant_config)) as engine:
+        for budget in (80, 300):
+            context = engine.retrieve(TEXTS[0], tenant="beta", mode=Mode.VECTOR,
+                                      max_tokens=budget)
+            cut = engine.slice(TEXTS[0], budget, tenant="beta", mode=Mode.VECTOR)
+            assert {h.id for h in cut.hits} == set(context.terms)
+            # The slice writes the same statements term by term (a few tokens apart).
+            assert cut.token_estimate <= budget and context.metrics.context_tokens <= budget
+            # The budget was spent while building (nothing cut after), and says so.
+            assert cut.truncated == context.metrics.truncated
+            assert cut.blocks_kept == cut.blocks_total
+        with pytest.raises(Exception, match="at least 1"):
+            engine.retrieve(TEXTS[0], tenant="beta", max_tokens=0)

@@ -1,0 +1,211 @@
+"""Budgeted contexts: a hard limit, languages, repeats, stubs before shells, no undefined names."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyoxigraph as ox
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from tokenizers import Tokenizer
+
+from ontoretrieve.budget import cut_definition, drop_repeats, keep_languages, pack
+from ontoretrieve.context import serialize_triples
+from ontoretrieve.graph_index import RoleTable, Statement
+from ontoretrieve.settings_groups import ContextSettings
+from ontoretrieve.tokens import estimate_tokens
+
+_TOKENIZER = Tokenizer.from_file(str(Path(__file__).parents[2] / "ontoretrieve" / "models"
+                                     / "all-MiniLM-L6-v2" / "tokenizer.json"))
+_TOKENIZER.no_truncation()
+_TOKENIZER.no_padding()
+
+
+def encoder_count(text: str) -> int:
+    return len(_TOKENIZER.encode(text).ids)
+
+
+RDFS = "http://www.w3.org/2000/01/rdf-schema#"
+LABEL = ox.NamedNode(RDFS + "label")
+COMMENT = ox.NamedNode(RDFS + "comment")
+SUB = ox.NamedNode(RDFS + "subClassOf")
+TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
+CLASS = ox.NamedNode("http://www.w3.org/2002/07/owl#Class")
+DEFINITION = ox.NamedNode("http://www.w3.org/2004/02/skos/core#definition")
+ROLES = RoleTable.default()
+DEFAULTS = ContextSettings()
+
+
+def term(name: str) -> ox.NamedNode:
+    return ox.NamedNode(f"http://x.org/{name}")
+
+
+def described(name: str, parent: str | None = None, words: int = 30) -> list[Statement]:
+    """A class with a label, an optional parent and a definition of ``words`` words."""
+    t = term(name)
+    found: list[Statement] = [(t, TYPE, CLASS), (t, LABEL, ox.Literal(name, language="en")),
+                              (t, DEFINITION, ox.Literal(" ".join(["word"] * words) + "."))]
+    if parent:
+        found.append((t, SUB, term(parent)))
+    return found
+
+
+def subjects(statements: list[Statement]) -> set[str]:
+    return {s.value for s, _, _ in statements if isinstance(s, ox.NamedNode)}
+
+
+def turtle(statements: list[Statement]) -> str:
+    return serialize_triples([ox.Triple(*t) for t in statements], "turtle")
+
+
+# -- the hard limit and the final-pass guarantee (property tests) ---------------------------
+
+words = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")),
+                min_size=0, max_size=30)
+
+
+@st.composite
+def pools(draw: st.DrawFn) -> tuple[list[Statement], list[tuple[str, int]]]:
+    n = draw(st.integers(1, 10))
+    names = [f"t{i}" for i in range(n)]
+    statements: list[Statement] = []
+    for i, name in enumerate(names):
+        t = term(name)
+        statements.append((t, TYPE, CLASS))
+        for label in draw(st.lists(words, min_size=1, max_size=3)):
+            statements.append((t, LABEL, ox.Literal(label, language=draw(
+                st.sampled_from(["en", "en-US", "de"])))))
+        if i and draw(st.booleans()):
+            statements.append((t, SUB, term(names[draw(st.integers(0, i - 1))])))
+        if draw(st.booleans()):
+            statements.append((t, DEFINITION, ox.Literal(draw(words))))
+        if draw(st.booleans()):  # a restriction: a blank node owned by the subject
+            b = ox.BlankNode()
+            statements.append((t, SUB, b))
+            statements.append((b, LABEL, ox.Literal(draw(words))))
+    seeds = [(term(name).value, draw(st.integers(0, 2)))
+             for name in draw(st.lists(st.sampled_from(names), max_size=n, unique=True))]
+    return statements, seeds
+
+
+@settings(max_examples=120, deadline=None)
+@given(pools(), st.integers(1, 600))
+def test_the_budget_is_a_hard_limit_in_the_encoders_tokens(
+        pool: tuple[list[Statement], list[tuple[str, int]]], budget: int) -> None:
+    statements, seeds = pool
+    packed = pack(statements, seeds, budget, encoder_count, DEFAULTS, ROLES)
+    text = turtle(packed.statements)
+    assert packed.tokens == (encoder_count(text) if text else 0)
+    assert packed.tokens <= budget
+
+
+@settings(max_examples=120, deadline=None)
+@given(pools(), st.integers(1, 600))
+def test_every_pool_term_a_kept_statement_names_is_defined(
+        pool: tuple[list[Statement], list[tuple[str, int]]], budget: int) -> None:
+    statements, seeds = pool
+    packed = pack(statements, seeds, budget, estimate_tokens, DEFAULTS, ROLES)
+    pool_terms = subjects(statements)
+    labelled = {s.value for s, p, _ in packed.statements if p == LABEL}
+    for _, _, o in packed.statements:
+        if isinstance(o, ox.NamedNode) and o.value in pool_terms:
+            assert o.value in labelled, f"{o.value} is named but has no label"
+    kept_blanks = {s for s, _, _ in packed.statements if isinstance(s, ox.BlankNode)}
+    owned = {o for _, _, o in packed.statements if isinstance(o, ox.BlankNode)}
+    assert kept_blanks <= owned  # no orphan blank node
+
+
+# -- languages and repeats -------------------------------------------------------------------
+
+
+def test_languages_keep_english_variants_and_untagged_and_drop_the_rest() -> None:
+    t = term("t")
+    statements: list[Statement] = [
+        (t, LABEL, ox.Literal("meter", language="en-US")),
+        (t, LABEL, ox.Literal("Meter", language="de")),
+        (t, LABEL, ox.Literal("metre")),
+        (t, COMMENT, ox.Literal("metro", language="es"))]
+    kept, dropped = keep_languages(statements, DEFAULTS, ROLES)
+    assert [o.value for _, _, o in kept] == ["meter", "metre"]
+    assert dropped == 2
+    every = ContextSettings(languages=("*",))
+    assert keep_languages(statements, every, ROLES) == (statements, 0)
+    german = ContextSettings(languages=("de",))
+    assert [o.value for _, _, o in keep_languages(statements, german, ROLES)[0]] == ["Meter"]
+
+
+def test_a_term_named_only_in_other_languages_keeps_its_first_label() -> None:
+    t = term("t")
+    statements: list[Statement] = [(t, LABEL, ox.Literal("Zähler", language="de")),
+                                   (t, LABEL, ox.Literal("compteur", language="fr"))]
+    kept, dropped = keep_languages(statements, DEFAULTS, ROLES)
+    assert [o.value for _, _, o in kept] == ["Zähler"]
+    assert dropped == 1
+
+
+def test_repeats_go_the_same_text_twice_and_a_comment_equal_to_the_definition() -> None:
+    t = term("t")
+    statements: list[Statement] = [
+        (t, LABEL, ox.Literal("Metre", language="en")),
+        (t, LABEL, ox.Literal("metre", language="en-GB")),
+        (t, DEFINITION, ox.Literal("The SI unit of length.")),
+        (t, COMMENT, ox.Literal("The SI unit of  length.", language="en")),
+        (t, COMMENT, ox.Literal("Something else."))]
+    kept, repeats = drop_repeats(statements, ROLES)
+    assert repeats == 2
+    assert [o.value for _, _, o in kept] == ["Metre", "The SI unit of length.",
+                                            "Something else."]
+
+
+# -- spent by confidence ---------------------------------------------------------------------
+
+
+def test_a_tight_budget_gives_strong_seeds_their_shell_and_weak_ones_a_stub_or_nothing() -> None:
+    pool = described("strong", "parent") + described("parent") + described("weak")
+    seeds = [("http://x.org/weak", 2), ("http://x.org/strong", 0)]  # rank order != tiers
+    roomy = pack(pool, seeds, 10_000, estimate_tokens, DEFAULTS, ROLES)
+    assert not roomy.truncated and len(roomy.statements) == len(pool)
+    stub_only = estimate_tokens(turtle(described("strong", "parent")[:2])) + 5
+    tight = pack(pool, seeds, stub_only, estimate_tokens, DEFAULTS, ROLES)
+    assert "http://x.org/strong" in subjects(tight.statements)
+    assert "http://x.org/weak" not in subjects(tight.statements)
+    assert tight.seeds_left_out == 1 and tight.seeds_stubbed == 1
+    shell = estimate_tokens(turtle(pack(pool, seeds[1:], 10_000, estimate_tokens, DEFAULTS,
+                                        ROLES).statements[:7])) + 10
+    medium = pack(pool, seeds, shell, estimate_tokens, DEFAULTS, ROLES)
+    kept = set(medium.statements)
+    assert (term("strong"), SUB, term("parent")) in kept  # the strong seed's shell ...
+    assert (term("parent"), LABEL, ox.Literal("parent", language="en")) in kept  # ... named
+
+
+def test_expansion_linked_to_a_seed_comes_before_expansion_linked_to_none() -> None:
+    far = term("far")
+    pool = described("seed") + described("linked", "seed") + [
+        (far, TYPE, CLASS), (far, LABEL, ox.Literal(" ".join(["far"] * 80)))]
+    linked = described("linked", "seed")
+    budget = estimate_tokens(turtle(described("seed") + linked[:2] + linked[3:])) + 20
+    packed = pack(pool, [("http://x.org/seed", 0)], budget, estimate_tokens, DEFAULTS, ROLES)
+    assert {"http://x.org/seed", "http://x.org/linked"} <= subjects(packed.statements)
+    assert "http://x.org/far" not in subjects(packed.statements)
+
+
+def test_long_definitions_are_cut_at_a_sentence_boundary() -> None:
+    text = "First sentence here. " + " ".join(["more"] * 200) + "."
+    cut = cut_definition(text, 20)
+    assert cut == "First sentence here. …"
+    pool = [(term("t"), DEFINITION, ox.Literal(text))]
+    packed = pack(pool, [("http://x.org/t", 0)], 1000, estimate_tokens, DEFAULTS, ROLES)
+    assert packed.definitions_cut == 1
+    assert packed.statements[0][2].value.endswith("…")
+
+
+def test_one_sentence_too_long_is_cut_at_a_word_boundary() -> None:
+    assert cut_definition("one two three four five six", 4,
+                          lambda t: len(t.split())) == "one two three …"
+
+
+def test_a_budget_below_one_is_refused() -> None:
+    import pytest
+
+    with pytest.raises(ValueError, match="at least 1"):
+        pack([], [], 0, estimate_tokens, DEFAULTS, ROLES)
