@@ -368,11 +368,21 @@ def _grant_and_fit(terms: Mapping[ox.NamedNode, _Term], requests: Sequence[list[
     """Grant by estimated cost, fit by the real count; when the estimate was pessimistic
     (the real count is well under the budget and requests were refused), grant again
     against a budget scaled by how far off it was."""
+    costs = _Costs(prefixes)
     internal = budget
     best: tuple[list[Statement], int] = ([], 0)
     for _ in range(_ROUNDS):
-        granter = _Granter(terms, internal, prefixes)
-        refused = sum(not granter.ask(request) for request in requests)
+        granter = _Granter(terms, internal, costs)
+        refused = 0
+        in_a_row = 0
+        for request in requests:
+            if granter.ask(request):
+                in_a_row = 0
+                continue
+            refused += 1
+            in_a_row += 1
+            if in_a_row >= _GIVE_UP or granter.spent >= internal - _SMALLEST:
+                break  # the budget is spent: the rest of the (long) tail would not fit
         kept, tokens = _fit_exactly(granter.grants, budget, count_tokens)
         if len(kept) > len(best[0]):
             best = (kept, tokens)
@@ -383,6 +393,10 @@ def _grant_and_fit(terms: Mapping[ox.NamedNode, _Term], requests: Sequence[list[
 
 
 _ROUNDS = 3
+_GIVE_UP = 48
+"""Refusals in a row after which the tail of requests is not asked."""
+_SMALLEST = 6
+"""About the fewest tokens any statement costs."""
 _FULL_ENOUGH = 0.95
 """A context within 5 % of its budget is not granted again."""
 
@@ -391,60 +405,88 @@ class _Granter:
     """Grants requests while their estimated cost fits, with the stubs they need."""
 
     def __init__(self, terms: Mapping[ox.NamedNode, _Term], budget: int,
-                 prefixes: Mapping[str, str]) -> None:
+                 costs: _Costs) -> None:
         self.terms = terms
         self.budget = budget
-        self.prefixes = prefixes
+        self.costs = costs
         self.spent = 0
         self.kept: set[Statement] = set()
         self.subjects: set[object] = set()
+        self.stubbed: set[object] = set()
+        """Terms whose stub is granted: nothing more to pull in for them."""
         self.grants: list[list[Statement]] = []
 
     def ask(self, request: Sequence[Statement]) -> bool:
-        needed = self._with_stubs(request)
+        needed, stubs = self._with_stubs(request)
         if not needed:
             return True
-        cost = sum(_cost(t, t[0] not in self.subjects, self.prefixes) for t in needed)
+        new_subjects = {t[0] for t in needed} - self.subjects
+        cost = sum(self.costs.body(t) for t in needed) + sum(
+            self.costs.subject(s) for s in new_subjects)
         if self.spent + cost > self.budget:
             return False
         self.spent += cost
         self.kept.update(needed)
-        self.subjects.update(t[0] for t in needed)
+        self.subjects |= new_subjects
+        self.stubbed |= stubs
         self.grants.append(needed)
         return True
 
-    def _with_stubs(self, request: Sequence[Statement]) -> list[Statement]:
+    def _with_stubs(self, request: Sequence[Statement]
+                    ) -> tuple[list[Statement], set[object]]:
+        """The request's statements not yet granted, with the stubs of the pool terms they
+        name (and those the stubs name: a type that is itself a pool term)."""
         needed: dict[Statement, None] = {}
+        pulled: set[object] = set()
         frontier = list(request)
         while frontier:
-            t = frontier.pop(0)
+            t = frontier.pop()
             if t in self.kept or t in needed:
                 continue
             needed[t] = None
             for node in (t[0], t[2]):
-                term = self.terms.get(node) if isinstance(node, ox.NamedNode) else None
+                if node in self.stubbed or node in pulled or not isinstance(node, ox.NamedNode):
+                    continue
+                term = self.terms.get(node)
                 if term is not None and not is_standard(node):
-                    frontier.extend(x for x in term.stub if x not in needed)
-        return list(needed)
+                    pulled.add(node)
+                    frontier.extend(term.stub)
+        return list(needed), pulled
 
 
-def _cost(statement: Statement, new_subject: bool, prefixes: Mapping[str, str]) -> int:
-    """The estimated tokens a statement adds to Turtle (its subject once per block)."""
-    s, p, o = statement
-    text = f"{_short(p, prefixes)} {_short(o, prefixes)} ;\n"
-    return estimate_tokens((_short(s, prefixes) + "\n    " if new_subject else "    ") + text)
+class _Costs:
+    """Estimated Turtle tokens per statement and per subject line, each worked out once."""
 
+    def __init__(self, prefixes: Mapping[str, str]) -> None:
+        self.by_namespace = {ns: prefix for prefix, ns in prefixes.items()}
+        self._bodies: dict[Statement, int] = {}
+        self._subjects: dict[object, int] = {}
 
-def _short(term: object, prefixes: Mapping[str, str]) -> str:
-    if isinstance(term, ox.NamedNode):
-        for prefix, namespace in prefixes.items():
-            if term.value.startswith(namespace):
-                return f"{prefix}:{term.value[len(namespace):]}"
-        return f"<{term.value}>"
-    if isinstance(term, ox.Literal):
-        tag = f"@{term.language}" if term.language else ""
-        return f'"{term.value}"{tag}'
-    return "[]"
+    def body(self, statement: Statement) -> int:
+        cost = self._bodies.get(statement)
+        if cost is None:
+            _, p, o = statement
+            cost = estimate_tokens(f"    {self._short(p)} {self._short(o)} ;\n")
+            self._bodies[statement] = cost
+        return cost
+
+    def subject(self, node: object) -> int:
+        cost = self._subjects.get(node)
+        if cost is None:
+            cost = estimate_tokens(self._short(node) + "\n")
+            self._subjects[node] = cost
+        return cost
+
+    def _short(self, term: object) -> str:
+        if isinstance(term, ox.NamedNode):
+            iri = term.value
+            cut = max(iri.rfind("#"), iri.rfind("/")) + 1
+            prefix = self.by_namespace.get(iri[:cut])
+            return f"{prefix}:{iri[cut:]}" if prefix is not None else f"<{iri}>"
+        if isinstance(term, ox.Literal):
+            tag = f"@{term.language}" if term.language else ""
+            return f'"{term.value}"{tag}'
+        return "[]"
 
 
 # -- 4. the exact count -------------------------------------------------------------------
@@ -455,7 +497,7 @@ def _fit_exactly(grants: Sequence[Sequence[Statement]], budget: int,
     """The longest prefix of the grants whose Turtle the caller's counter fits in budget."""
 
     def measured(n: int) -> tuple[list[Statement], int]:
-        statements = [t for grant in grants[:n] for t in grant]
+        statements = _by_subject([t for grant in grants[:n] for t in grant])
         text = serialize_triples([ox.Triple(*t) for t in statements], "turtle")
         return statements, count_tokens(text) if text else 0
 
@@ -470,3 +512,12 @@ def _fit_exactly(grants: Sequence[Sequence[Statement]], budget: int,
         else:
             high = middle - 1
     return measured(low)
+
+
+def _by_subject(statements: Sequence[Statement]) -> list[Statement]:
+    """Statements grouped by subject, subjects in first-granted order: Turtle then writes
+    each subject once."""
+    groups: dict[object, list[Statement]] = {}
+    for t in statements:
+        groups.setdefault(t[0], []).append(t)
+    return [t for group in groups.values() for t in group]

@@ -194,22 +194,23 @@ def used_prefixes(triples: Sequence[ox.Triple]) -> dict[str, str]:
     >>> used_prefixes([t])
     {'ont_7': 'http://x.org/voc/ont_7/relations#'}
     """
-    iris = {term.value for t in triples for term in (t.subject, t.predicate, t.object)
-            if isinstance(term, ox.NamedNode)}
-    known = {prefix: ns for prefix, ns in sorted(WELL_KNOWN_PREFIXES.items())
-             if any(i.startswith(ns) and len(i) > len(ns) for i in iris)}
-    covered = tuple(WELL_KNOWN_PREFIXES.values())
-    shared = Counter(_namespace(i) for i in iris if not i.startswith(covered))
+    shared = Counter(_namespace(term.value) for term in {
+        term for t in triples for term in (t.subject, t.predicate, t.object)
+        if isinstance(term, ox.NamedNode)})
+    known = {prefix: ns for prefix, ns in sorted(WELL_KNOWN_PREFIXES.items()) if ns in shared}
     taken = set(WELL_KNOWN_PREFIXES)
     made = {}
     for namespace, uses in sorted(shared.items()):
-        if uses < 2 or not namespace:
+        if uses < 2 or not namespace or namespace in _KNOWN_NAMESPACES:
             continue
         name = _prefix_name(namespace, taken)
         if name:
             taken.add(name)
             made[name] = namespace
     return {**known, **made}
+
+
+_KNOWN_NAMESPACES = frozenset(WELL_KNOWN_PREFIXES.values())
 
 
 def _namespace(iri: str) -> str:

@@ -4,12 +4,15 @@ Reads only the run's ``summary.json`` (written by ``bench recall``), so a report
 can be remade from a finished run. Plots (matplotlib, the ``bench`` extra):
 
 - ``recall_vs_context.png``: context term recall against mean context size
-  (encoder tokens) for every variant, one line per source through the swept
+  (estimated LLM tokens) for every variant, one line per source through the swept
   budgets, ablations as labelled points;
 - ``funnel.png``: per source, the share of gold terms alive at each stage
   (recall@10, recall@50, all seeds, context);
 - ``ontologies.png``: context term recall per gold ontology, with its number of
-  gold terms.
+  gold terms;
+- ``recall_vs_tokens.png``: per source, context term recall with the context
+  cut to each token budget of the curve, one line per variant, each variant's
+  own default size marked.
 
 The HTML page embeds the plots as data URIs, so it can be mailed or archived.
 """
@@ -28,7 +31,7 @@ from ontoretrieve.errors import OntoRetrieveError
 
 __all__ = ["markdown_summary", "read_summary", "write_report"]
 
-PLOTS = ("recall_vs_context.png", "funnel.png", "ontologies.png")
+PLOTS = ("recall_vs_context.png", "funnel.png", "ontologies.png", "recall_vs_tokens.png")
 
 
 def read_summary(out_dir: Path) -> dict[str, Any]:
@@ -83,6 +86,13 @@ def markdown_summary(data: Mapping[str, Any]) -> str:
         rows.append(_source_rows("**all**", summary.overall))
         parts += [f"## {name}", "", f"Settings: `{' '.join(variant['sets']) or 'defaults'}`",
                   "", _table(_SOURCE_HEADER, rows), ""]
+        budgets = list(summary.overall.recall_at_tokens)
+        if budgets:
+            parts += ["Context term recall with the context cut to a budget (estimated "
+                      "tokens):", "", _table(["source", *budgets], [
+                          [source, *(_pct(s.recall_at_tokens.get(b)) for b in budgets)]
+                          for source, s in [*summary.sources.items(),
+                                            ("**all**", summary.overall)]]), ""]
     base: RunSummary = next(iter(data["variants"].values()))["summary"]
     parts += ["## Per gold ontology (first variant)", "", _table(
         ["ontology", "gold terms", "seed recall", "context recall", "context subjects"],
@@ -149,7 +159,7 @@ def _plots(data: Mapping[str, Any], out_dir: Path) -> list[Path]:
             ax.annotate(name, (s.context_tokens.mean, 100 * s.context_term_recall),
                         fontsize=7, xytext=(4, 4 - 9 * k), textcoords="offset points",
                         color=line.get_color())
-    ax.set_xlabel("mean context size (encoder tokens)")
+    ax.set_xlabel("mean context size (estimated LLM tokens)")
     ax.set_ylabel("context term recall (%)")
     ax.set_title("Recall against context size" + (f" ({swept[0].split('=')[0]} swept)"
                                                   if swept else ""))
@@ -189,7 +199,39 @@ def _plots(data: Mapping[str, Any], out_dir: Path) -> list[Path]:
     ax.tick_params(axis="y", labelsize=7)
     ax.legend(fontsize=8, loc="lower right")
     paths.append(_save(fig, out_dir / PLOTS[2]))
+    if any(s.overall.recall_at_tokens for s in summaries.values()):
+        paths.append(_tokens_plot(plt, summaries, sources, out_dir / PLOTS[3]))
     return paths
+
+
+def _tokens_plot(plt: Any, summaries: Mapping[str, RunSummary], sources: list[str],
+                 path: Path) -> Path:
+    """Recall against the token budget, one panel per source, one line per variant."""
+    fig, axes = plt.subplots(1, len(sources), figsize=(3.6 * len(sources), 3.8),
+                             sharey=True, squeeze=False)
+    for ax, source in zip(axes[0], sources, strict=True):
+        for name, summary in summaries.items():
+            s = summary.sources.get(source)
+            if s is None or not s.recall_at_tokens:
+                continue
+            budgets = sorted(s.recall_at_tokens, key=int)
+            line, = ax.plot([int(b) for b in budgets],
+                            [100 * s.recall_at_tokens[b] for b in budgets], marker="o",
+                            label=name)
+            ax.scatter([max(s.context_tokens.mean, 1)], [100 * s.context_term_recall],
+                       marker="x", color=line.get_color())  # the variant's own size
+        ax.set_xscale("log")
+        ticks = sorted({int(b) for x in summaries.values() if source in x.sources
+                        for b in x.sources[source].recall_at_tokens})
+        ax.set_xticks(ticks, [f"{t / 1000:g}k" for t in ticks])
+        ax.minorticks_off()
+        ax.set_title(source)
+        ax.set_xlabel("token budget (x: default size)")
+        ax.grid(alpha=0.3)
+    axes[0][0].set_ylabel("context term recall (%)")
+    axes[0][0].set_ylim(0, 100)
+    axes[0][0].legend(fontsize=8)
+    return _save(fig, path)
 
 
 def _save(fig: Any, path: Path) -> Path:

@@ -72,6 +72,11 @@ def test_every_route_answers_its_tenant_only(server: httpx.Client) -> None:
                             headers=_key(tenant))
             assert r.status_code == 200 and r.json()["token_estimate"] <= 150
             assert_isolated(tenant, r.text)
+            r = server.post(f"/v1/{tenant}/retrieve", json={"text": text, "max_tokens": 90},
+                            headers=_key(tenant))
+            metrics = r.json()["context"]["metrics"]
+            assert r.status_code == 200 and metrics["token_budget"] == 90
+            assert metrics["context_tokens"] <= 90
         for path in ("catalog", "index", "metrics"):
             r = server.get(f"/v1/{tenant}/{path}", headers=_key(tenant))
             assert r.status_code == 200, r.text

@@ -35,7 +35,7 @@ async def _session(config: Path, tenant: str) -> dict[str, Any]:
         results["tools"] = sorted(t.name for t in tools.tools)
         calls = {
             "retrieve": {"text": "The probe recorded a 5 mV signal; a sensor observes it.",
-                         "mode": "vector"},
+                         "mode": "vector", "max_tokens": 200},
             "slice": {"text": "a 5 mV signal from a sensor", "max_tokens": 120},
             "lookup": {"mention": "mV"},
             "catalog_list": {},
@@ -56,6 +56,7 @@ def test_tools_answer_as_json_for_their_tenant(tenant_config: Path) -> None:
     assert beta["lookup"]["candidates"][0]["iri"] == "http://qudt.org/vocab/unit/MilliV"
     assert beta["slice"]["token_estimate"] <= 120
     assert "turtle" in beta["retrieve"] and beta["retrieve"]["terms"]
+    assert beta["retrieve"]["metrics"]["context_tokens"] <= 200
     assert json.loads(beta["catalog_list_text"])["ontologies"]
     assert beta["bad_mode"][0] and "nonsense" in beta["bad_mode"][1]
     assert_isolated("beta", json.dumps(beta))

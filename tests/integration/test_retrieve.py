@@ -331,6 +331,12 @@ def test_cli_retrieve_builds_the_index_then_prints_json(catalog: Path, tmp_path:
     assert again.exit_code == 0, again.output
     bad = runner.invoke(app, ["retrieve", "x", "--data-dir", str(data), "--format", "xml"])
     assert bad.exit_code == 2 and "--format 'xml'" in bad.output
+    small = runner.invoke(app, ["retrieve", TEXT, "--data-dir", str(data), "--json",
+                                "--mode", "vector", "--max-tokens", "120"])
+    assert small.exit_code == 0, small.output
+    assert json.loads(small.stdout)["metrics"]["context_tokens"] <= 120
+    zero = runner.invoke(app, ["retrieve", TEXT, "--data-dir", str(data), "--max-tokens", "0"])
+    assert zero.exit_code == 2
 
 
 def test_cli_main_job_runs_as_a_process(catalog: Path, tmp_path: Path) -> None:
