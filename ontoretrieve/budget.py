@@ -28,7 +28,8 @@ part of it a token budget affords, in the order a prompt needs it:
 >>> a, b = ox.NamedNode("http://x/a"), ox.NamedNode("http://x/b")
 >>> pool = [(a, L, ox.Literal("alpha", language="en")), (a, L, ox.Literal("Alpha", language="de")),
 ...         (b, L, ox.Literal("beta"))]
->>> out = pack(pool, [("http://x/a", 0)], 100, len, ContextSettings(), RoleTable.default())
+>>> words = lambda text: len(text.split())
+>>> out = pack(pool, [("http://x/a", 0)], 100, words, ContextSettings(), RoleTable.default())
 >>> [o.value for _, _, o in out.statements]
 ['alpha', 'beta']
 >>> out.tokens <= 100, out.languages_dropped
@@ -38,6 +39,7 @@ part of it a token budget affords, in the order a prompt needs it:
 from __future__ import annotations
 
 import re
+from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -296,7 +298,7 @@ class _DefinitionCutter:
 def cut_definition(text: str, limit: int, count: TokenCounter = estimate_tokens) -> str:
     """``text`` within ``limit`` tokens: whole sentences while they fit, "…" when cut.
 
-    >>> cut_definition("One. Two three four. Five.", 5, lambda t: len(t.split()))
+    >>> cut_definition("One. Two three four. Five.", 4, lambda t: len(t.split()))
     'One. …'
     >>> cut_definition("Short.", 5, lambda t: len(t.split()))
     'Short.'
@@ -438,9 +440,9 @@ class _Granter:
         name (and those the stubs name: a type that is itself a pool term)."""
         needed: dict[Statement, None] = {}
         pulled: set[object] = set()
-        frontier = list(request)
+        frontier = deque(request)  # first in, first out: a term's type before its label
         while frontier:
-            t = frontier.pop()
+            t = frontier.popleft()
             if t in self.kept or t in needed:
                 continue
             needed[t] = None

@@ -30,7 +30,7 @@ from rich.progress import (
 
 from ontoretrieve.bench.compare import (
     Comparison,
-    Metric,
+    check_metric,
     compare_runs,
     read_run,
 )
@@ -76,7 +76,8 @@ def compare_command(
     run_a: Annotated[Path, typer.Argument(help="The baseline run (JSONL, one row per unit).")],
     run_b: Annotated[Path, typer.Argument(help="The run to compare with it.")],
     metric: Annotated[str, typer.Option(
-        "--metric", help="context (gold among context subjects) or seed.")] = "context",
+        "--metric", help="context (gold among context subjects), seed, or context@N "
+        "(the context cut to N tokens, a budget of the recall curve).")] = "context",
     units: Annotated[list[Path] | None, typer.Option(
         "--units", help="Units with the gold (any layout bench recall reads), for runs whose "
         "rows carry none.")
@@ -87,14 +88,12 @@ def compare_command(
 ) -> None:
     """Paired per-term comparison of two runs, with a bootstrap interval on the difference."""
     with _errors_to_exit():
-        if metric not in ("context", "seed"):
-            raise OntoRetrieveError(f"--metric {metric!r}: use context or seed")
+        chosen = check_metric(metric)
         gold = None
         if units:
             # The one unit loader, so every layout bench recall reads gives gold here too.
             with tempfile.TemporaryDirectory() as work:
                 gold = {u.id: u.gold for u in read_units(units, Path(work)).units}
-        chosen: Metric = "context" if metric == "context" else "seed"
         result = compare_runs(read_run(run_a), read_run(run_b), metric=chosen, gold=gold,
                               resamples=resamples)
     if as_json:

@@ -2,15 +2,16 @@
 
 A context is meant for a language model's prompt, so its budget is counted
 in that model's tokens, not in the dense encoder's WordPiece tokens (which
-overstate GPT-4's count of a Turtle context by about 1.2x). No LLM tokenizer
+overstate GPT-4's count of a Turtle context by about 1.1-1.2x). No LLM tokenizer
 ships with ontoretrieve (their vocabularies are large and each vendor's
 differs), so the default counter is an estimate: a linear formula over
 letters-words, long-word letters, digits, punctuation and lines, fitted to
 the largest of three BPE tokenizers (OpenAI cl100k_base and o200k_base,
 Anthropic's published Claude tokenizer) on Turtle contexts of the dev suite.
-Measured (benchmarks/RESULTS.md, "Token estimate"): within a few per cent of
-the Claude tokenizer on average and above GPT-4's count by about an eighth,
-so a budget in estimated tokens rarely overflows a real prompt. A caller who
+Measured on held-out contexts (benchmarks/RESULTS.md, "Token estimate"): about
+5 % above the Claude tokenizer's count on average and 17 % above GPT-4's, at
+worst 6 % under either, so a budget in estimated tokens rarely overflows a
+real prompt. A caller who
 knows the model passes its own counter instead (``Engine.retrieve(...,
 count_tokens=...)``).
 
@@ -40,7 +41,7 @@ class TokenCounterKind(StrEnum):
     """The fast estimate of a large language model's BPE tokenizer (this module)."""
     ENCODER = "encoder"
     """The dense encoder's own tokenizer (WordPiece for the packaged model): exact for
-    the encoder, about 1.2x an LLM's count on Turtle."""
+    the encoder, about 1.1-1.2x GPT-4's count on Turtle."""
 
 
 _WORD = re.compile(r"[A-Za-z]+")

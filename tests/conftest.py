@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import socket
@@ -14,10 +15,25 @@ from pathlib import Path
 import httpx
 import pytest
 import rdflib
+from tokenizers import Tokenizer
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 FIXTURES = Path(__file__).parent / "fixtures"
+
+
+@functools.cache
+def _packaged_tokenizer() -> Tokenizer:
+    tokenizer = Tokenizer.from_file(str(Path(__file__).parents[1] / "ontoretrieve" / "models"
+                                        / "all-MiniLM-L6-v2" / "tokenizer.json"))
+    tokenizer.no_truncation()
+    tokenizer.no_padding()
+    return tokenizer
+
+
+def encoder_count(text: str) -> int:
+    """Tokens of the packaged encoder's tokenizer (WordPiece), for budget property tests."""
+    return len(_packaged_tokenizer().encode(text).ids)
 
 
 def copy_sparse(source: str, target: str) -> str:

@@ -20,16 +20,32 @@ import json
 import random
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel
 
 from ontoretrieve.errors import OntoRetrieveError
 
-__all__ = ["Comparison", "Metric", "compare_runs", "read_jsonl", "read_run"]
+__all__ = ["Comparison", "Metric", "check_metric", "compare_runs", "read_jsonl", "read_run"]
 
-Metric = Literal["context", "seed"]
+Metric = str
+"""``context`` (gold among the context's subjects), ``seed``, or ``context@N``: the
+context cut to a budget of N tokens, as ``bench recall`` records it per curve budget
+(``gold_at_tokens``)."""
 _FIELD: dict[str, str] = {"context": "context_subjects", "seed": "retrieved_term_iris"}
+
+
+def check_metric(metric: str) -> Metric:
+    """``metric`` when it is one ``compare_runs`` knows, else a clear error.
+
+    >>> check_metric("context@8000")
+    'context@8000'
+    """
+    budget = metric.removeprefix("context@")
+    if metric in _FIELD or (budget != metric and budget.isdigit()):
+        return metric
+    raise OntoRetrieveError(f"--metric {metric!r}: use context, seed or context@TOKENS "
+                            "(a budget of the recall-against-tokens curve, e.g. context@8000)")
 
 
 class Comparison(BaseModel):
@@ -80,7 +96,15 @@ def read_jsonl(path: Path, key: str) -> list[dict[str, Any]]:
 
 
 def _hits(row: Mapping[str, Any], gold: Sequence[Sequence[str]], metric: Metric) -> list[bool]:
-    found = set(row.get(_FIELD[metric]) or [])
+    if metric.startswith("context@"):
+        budget = metric.removeprefix("context@")
+        at = row.get("gold_at_tokens") or {}
+        if budget not in at:
+            raise OntoRetrieveError(f"unit {row.get('id')!r} has no recall at {budget} tokens "
+                                    f"(recorded: {', '.join(at) or 'none'})")
+        found = set(at[budget])
+    else:
+        found = set(row.get(_FIELD[metric]) or [])
     return [bool(found.intersection(group)) for group in gold]
 
 

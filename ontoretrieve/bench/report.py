@@ -199,14 +199,14 @@ def _plots(data: Mapping[str, Any], out_dir: Path) -> list[Path]:
     ax.tick_params(axis="y", labelsize=7)
     ax.legend(fontsize=8, loc="lower right")
     paths.append(_save(fig, out_dir / PLOTS[2]))
-    if any(s.overall.recall_at_tokens for s in summaries.values()):
-        paths.append(_tokens_plot(plt, summaries, sources, out_dir / PLOTS[3]))
+    paths.append(_tokens_plot(plt, summaries, sources, out_dir / PLOTS[3]))
     return paths
 
 
 def _tokens_plot(plt: Any, summaries: Mapping[str, RunSummary], sources: list[str],
                  path: Path) -> Path:
-    """Recall against the token budget, one panel per source, one line per variant."""
+    """Recall against the token budget, one panel per source, one line per variant
+    (empty panels for a run that recorded no curve)."""
     fig, axes = plt.subplots(1, len(sources), figsize=(3.6 * len(sources), 3.8),
                              sharey=True, squeeze=False)
     for ax, source in zip(axes[0], sources, strict=True):
@@ -230,7 +230,8 @@ def _tokens_plot(plt: Any, summaries: Mapping[str, RunSummary], sources: list[st
         ax.grid(alpha=0.3)
     axes[0][0].set_ylabel("context term recall (%)")
     axes[0][0].set_ylim(0, 100)
-    axes[0][0].legend(fontsize=8)
+    if axes[0][0].get_legend_handles_labels()[0]:
+        axes[0][0].legend(fontsize=8)
     return _save(fig, path)
 
 

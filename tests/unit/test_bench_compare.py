@@ -81,3 +81,18 @@ def test_cli_compare_prints_a_verdict_and_json(tmp_path: Path) -> None:
     bad = runner.invoke(app, ["bench", "compare", str(tmp_path / "a.jsonl"),
                               str(tmp_path / "missing.jsonl")])
     assert bad.exit_code == 2 and "cannot read" in bad.output
+
+
+def test_recall_at_a_token_budget_is_compared_from_the_recorded_curve() -> None:
+    from ontoretrieve.bench.compare import check_metric
+    from ontoretrieve.errors import OntoRetrieveError
+
+    a = [{"id": "u", "gold": [["x"], ["y"]], "gold_at_tokens": {"500": [], "8000": ["x"]}}]
+    b = [{"id": "u", "gold": [["x"], ["y"]], "gold_at_tokens": {"500": ["x"], "8000": ["x", "y"]}}]
+    assert compare_runs(a, b, metric=check_metric("context@8000"), resamples=50).gained == [
+        ("u", "y")]
+    assert compare_runs(a, b, metric="context@500", resamples=50).recall_b == 0.5
+    with pytest.raises(OntoRetrieveError, match="no recall at 1000 tokens"):
+        compare_runs(a, b, metric="context@1000", resamples=50)
+    with pytest.raises(OntoRetrieveError, match="context@TOKENS"):
+        check_metric("context@")

@@ -2,28 +2,16 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pyoxigraph as ox
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tokenizers import Tokenizer
 
 from ontoretrieve.budget import cut_definition, drop_repeats, keep_languages, pack
 from ontoretrieve.context import serialize_triples
 from ontoretrieve.graph_index import RoleTable, Statement
 from ontoretrieve.settings_groups import ContextSettings
 from ontoretrieve.tokens import estimate_tokens
-
-_TOKENIZER = Tokenizer.from_file(str(Path(__file__).parents[2] / "ontoretrieve" / "models"
-                                     / "all-MiniLM-L6-v2" / "tokenizer.json"))
-_TOKENIZER.no_truncation()
-_TOKENIZER.no_padding()
-
-
-def encoder_count(text: str) -> int:
-    return len(_TOKENIZER.encode(text).ids)
-
+from tests.conftest import encoder_count
 
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
 LABEL = ox.NamedNode(RDFS + "label")

@@ -2,25 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pyoxigraph as ox
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tokenizers import Tokenizer
 
 from ontoretrieve.context import Context, ContextMetrics, Mode, Snapshot, serialize_triples
 from ontoretrieve.slices import build_slice, statement_blocks
-
-_TOKENIZER = Tokenizer.from_file(str(Path(__file__).parents[2] / "ontoretrieve" / "models"
-                                     / "all-MiniLM-L6-v2" / "tokenizer.json"))
-_TOKENIZER.no_truncation()
-_TOKENIZER.no_padding()
-
-
-def count(text: str) -> int:
-    return len(_TOKENIZER.encode(text).ids)
-
+from tests.conftest import encoder_count as count
 
 LABEL = ox.NamedNode("http://www.w3.org/2000/01/rdf-schema#label")
 SUB = ox.NamedNode("http://www.w3.org/2000/01/rdf-schema#subClassOf")
