@@ -88,7 +88,7 @@ class Retriever:
         """Shared with variants: the mention dictionary, once loaded (an empty list: not yet)."""
         self.roles = RoleTable.of(settings.index.label_predicates,
                                   settings.expand.symbol_predicates)
-        self._whole_token_counts: dict[tuple[tuple[str, ...], int], int] = {}
+        self._whole_token_counts: dict[tuple[tuple[str, ...], str], int] = {}
 
     @classmethod
     def open(cls, settings: Settings, store: TripleStore, tenant: str = DEFAULT_TENANT,
@@ -226,15 +226,28 @@ class Retriever:
         return whole if self._whole_tokens(chosen, counter) <= budget else Mode.VECTOR
 
     def _whole_tokens(self, versions: Sequence[OntologyVersion], counter: TokenCounter) -> int:
-        """Tokens of the whole chosen catalog as a context (kept per catalog state)."""
-        key = (tuple(sorted(v.content_hash for v in versions)), id(counter))
-        if key not in self._whole_token_counts:
+        """Tokens of the whole chosen catalog as a context (kept per catalog state for the
+        engine's own counters; a caller's counter is asked every time)."""
+        kind = self._counter_kind(counter)
+        key = (tuple(sorted(v.content_hash for v in versions)), kind or "")
+        if kind is None or key not in self._whole_token_counts:
             # Packed with a budget nothing reaches: the languages and repeats the
             # context drops are not counted.
             context = self._whole(Mode.ONTOLOGIES, [v.content_hash for v in versions],
                                   _UNBOUNDED, counter)
-            self._whole_token_counts[key] = counter(context.serialize("turtle"))
+            tokens = counter(context.serialize("turtle"))
+            if kind is None:
+                return tokens
+            self._whole_token_counts[key] = tokens
         return self._whole_token_counts[key]
+
+    def _counter_kind(self, counter: TokenCounter) -> str | None:
+        """Which of the engine's counters ``counter`` is (None: the caller's own)."""
+        if counter is estimate_tokens:
+            return TokenCounterKind.ESTIMATE.value
+        if self._seeds is not None and counter == self._seeds.embedder.count_tokens:
+            return TokenCounterKind.ENCODER.value  # bound methods compare equal, not identical
+        return None
 
     # -- whole-catalog modes -------------------------------------------------------------
 
