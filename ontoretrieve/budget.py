@@ -46,7 +46,15 @@ from dataclasses import dataclass, field
 import pyoxigraph as ox
 
 from ontoretrieve.context import serialize_triples, used_prefixes
-from ontoretrieve.graph_index import Role, RoleTable, Statement, is_standard, role_of
+from ontoretrieve.graph_index import (
+    Node,
+    Role,
+    RoleTable,
+    Statement,
+    blank_tree,
+    is_standard,
+    role_of,
+)
 from ontoretrieve.settings_groups import ContextSettings
 from ontoretrieve.tokens import TokenCounter, estimate_tokens
 from ontoretrieve.vocab import NAME_PREDICATES, PREFIXES, RDFS
@@ -197,7 +205,7 @@ def _plain(text: str) -> str:
 
 
 def split_term(subject: ox.NamedNode, own: Sequence[Statement],
-               blanks: Mapping[object, list[Statement]], roles: RoleTable,
+               blanks: Mapping[Node, list[Statement]], roles: RoleTable,
                settings: ContextSettings, linkable: set[ox.NamedNode],
                cut: _DefinitionCutter | None = None) -> _Term:
     """One term's statements as stub, shell and rest (blank-node trees travel whole).
@@ -253,26 +261,13 @@ def _name_rank(predicate: str) -> int:
         NAME_PREDICATES)
 
 
-def _blank_closures(statements: Sequence[Statement]) -> dict[object, list[Statement]]:
+def _blank_closures(statements: Sequence[Statement]) -> dict[Node, list[Statement]]:
     """Each blank node's statements with those of the blank nodes under it."""
-    by_subject: dict[object, list[Statement]] = {}
+    by_subject: dict[Node, list[Statement]] = {}
     for t in statements:
         if isinstance(t[0], ox.BlankNode):
             by_subject.setdefault(t[0], []).append(t)
-    closures: dict[object, list[Statement]] = {}
-    for node in by_subject:
-        tree, frontier, seen = [], [node], set()
-        while frontier:
-            current = frontier.pop()
-            if current in seen:
-                continue
-            seen.add(current)
-            for t in by_subject.get(current, []):
-                tree.append(t)
-                if isinstance(t[2], ox.BlankNode):
-                    frontier.append(t[2])
-        closures[node] = tree
-    return closures
+    return {node: blank_tree(node, by_subject) for node in by_subject}
 
 
 class _DefinitionCutter:

@@ -17,7 +17,15 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import pyoxigraph as ox
 
-from ontoretrieve.graph_index import META_TYPES, Node, Role, Statement, is_standard, role_of
+from ontoretrieve.graph_index import (
+    META_TYPES,
+    Node,
+    Role,
+    Statement,
+    blank_tree,
+    is_standard,
+    role_of,
+)
 from ontoretrieve.subgraph import Admission, Builder, SubgraphMetrics, expandable
 from ontoretrieve.vocab import OWL, RDF, RDFS
 
@@ -67,22 +75,11 @@ def _remove(builder: Builder, doomed: Iterable[Statement]) -> None:
 
 
 def _blank_statements(kept: Mapping[Statement, None], node: Node) -> list[Statement]:
-    found: list[Statement] = []
-    stack, seen = [node], set()
     by_subject: dict[Node, list[Statement]] = {}
     for st in kept:
         if isinstance(st[0], ox.BlankNode):
             by_subject.setdefault(st[0], []).append(st)
-    while stack:
-        current = stack.pop()
-        if current in seen:
-            continue
-        seen.add(current)
-        for st in by_subject.get(current, []):
-            found.append(st)
-            if isinstance(st[2], ox.BlankNode):
-                stack.append(st[2])
-    return found
+    return blank_tree(node, by_subject)
 
 
 def _prune_degenerate_restrictions(builder: Builder) -> int:

@@ -17,7 +17,7 @@ nothing however large GO or NCBITaxon are.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import TypeAlias
@@ -34,6 +34,7 @@ __all__ = [
     "RoleTable",
     "Statement",
     "WorkingGraph",
+    "blank_tree",
     "is_standard",
     "role_of",
 ]
@@ -64,6 +65,31 @@ PROPERTY_TYPES = frozenset(t for t in META_TYPES if t.value.endswith("Property")
 # (every class is an owl:Class; walking into owl:Class would connect everything).
 _STANDARD = (RDF, RDFS, OWL, PREFIXES["xsd"], SKOS, "http://www.w3.org/ns/shacl#",
              "http://purl.org/dc/elements/1.1/", "http://purl.org/dc/terms/")
+
+
+def blank_tree(node: Node, blank_subjects: Mapping[Node, Sequence[Statement]]
+               ) -> list[Statement]:
+    """The statements of blank node ``node`` and of every blank node under it.
+
+    ``blank_subjects`` holds each blank subject's statements.
+
+    >>> b, c = ox.BlankNode(), ox.BlankNode()
+    >>> p = ox.NamedNode("http://x/p")
+    >>> len(blank_tree(b, {b: [(b, p, c)], c: [(c, p, ox.Literal("v"))]}))
+    2
+    """
+    found: list[Statement] = []
+    stack, seen = [node], set()
+    while stack:
+        current = stack.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        for st in blank_subjects.get(current, ()):
+            found.append(st)
+            if isinstance(st[2], ox.BlankNode):
+                stack.append(st[2])
+    return found
 
 
 def is_standard(node: Term) -> bool:
