@@ -66,7 +66,7 @@ from ontoretrieve.settings import Settings, load_settings
 from ontoretrieve.slices import KnowledgeSlice, build_slice
 from ontoretrieve.sync import SyncProgress, SyncReport
 from ontoretrieve.tenants import DEFAULT_TENANT, OverlaySettings, catalog_layers
-from ontoretrieve.tokens import TokenCounter, TokenCounterKind, estimate_tokens
+from ontoretrieve.tokens import TokenCounter, counter_for
 
 __all__ = ["Engine", "TextTooLongError"]
 
@@ -243,8 +243,7 @@ class Engine:
         """
         state = self._tenant(tenant)
         self._check_text(text)
-        if max_tokens < 1:
-            raise OntoRetrieveError(f"max_tokens must be at least 1, not {max_tokens}")
+        _check_budget(max_tokens)
         with self._operation(state, "slice"):
             context = self._context(state, text, _mode(mode), ontologies, max_tokens,
                                     count_tokens)
@@ -412,9 +411,9 @@ class Engine:
     def _count_tokens_lazily(self, text: str) -> int:
         """Tokens as context budgets count them (``context.token_counter``); the encoder
         loads only when that counter is the encoder's."""
-        if self.settings.context.token_counter == TokenCounterKind.ENCODER:
-            return self.embedder().count_tokens(text)
-        return estimate_tokens(text)
+        counter = counter_for(self.settings.context.token_counter,
+                              lambda: self.embedder().count_tokens)
+        return counter(text)
 
     def search(self, text: str, *, tenant: str = DEFAULT_TENANT, limit: int = 20
                ) -> FanOutResult:

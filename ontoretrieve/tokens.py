@@ -28,7 +28,7 @@ import re
 from collections.abc import Callable
 from enum import StrEnum
 
-__all__ = ["TokenCounter", "TokenCounterKind", "estimate_tokens"]
+__all__ = ["TokenCounter", "TokenCounterKind", "counter_for", "estimate_tokens"]
 
 TokenCounter = Callable[[str], int]
 """Tokens of one text, as the prompt's model would count them."""
@@ -79,3 +79,13 @@ def estimate_tokens(text: str) -> int:
                 + _PER_DIGIT * digits + _PER_PUNCTUATION * punctuation
                 + _PER_LINE * text.count("\n"))
     return max(1, math.ceil(estimate))
+
+
+def counter_for(kind: TokenCounterKind, encoder: Callable[[], TokenCounter]) -> TokenCounter:
+    """The counter of ``kind``; ``encoder`` gives the encoder's, asked only when needed (it
+    loads the model's tokenizer).
+
+    >>> counter_for(TokenCounterKind.ESTIMATE, lambda: len) is estimate_tokens
+    True
+    """
+    return encoder() if kind == TokenCounterKind.ENCODER else estimate_tokens

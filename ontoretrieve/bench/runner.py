@@ -273,13 +273,15 @@ def gold_at_tokens(unit: BenchUnit, context: Context, at_budgets: Sequence[Conte
     subject blocks in seed-then-admission order while their Turtle fits.
     """
     gold = {iri for group in unit.gold for iri in group}
+    cut_after = context.metrics.token_budget is None and not context.empty
+    triples = context.triples() if cut_after else []  # parsed once for every budget
+    order = [s.iri for s in context.seeds] + context.terms
     found = {}
     for budget, packed in zip(CURVE_BUDGETS, at_budgets, strict=True):
-        if context.metrics.token_budget is not None or context.empty:
+        if not cut_after:
             subjects = set(packed.terms)
         else:
-            order = [s.iri for s in context.seeds] + context.terms
-            taken, _, _, _ = fit_turtle(context.triples(), order, budget, estimate_tokens)
+            taken, _, _, _ = fit_turtle(triples, order, budget, estimate_tokens)
             subjects = {iri for iri, _ in taken if iri is not None}
         found[str(budget)] = sorted(gold & subjects)
     return found

@@ -59,7 +59,7 @@ from ontoretrieve.records import OntologyVersion, SeedEvidence, SeedFunnel
 from ontoretrieve.seeds import cap_for
 from ontoretrieve.settings import Settings
 from ontoretrieve.subgraph import Subgraph, induce
-from ontoretrieve.tokens import TokenCounter, TokenCounterKind, estimate_tokens
+from ontoretrieve.tokens import TokenCounter, TokenCounterKind, counter_for, estimate_tokens
 from ontoretrieve.vocab import RDF, RDFS
 
 __all__ = ["Retriever"]
@@ -204,9 +204,8 @@ class Retriever:
         """The counter budgets are measured in: the caller's, else ``context.token_counter``."""
         if count_tokens is not None:
             return count_tokens
-        if self.settings.context.token_counter == TokenCounterKind.ENCODER:
-            return self.seed_retriever.embedder.count_tokens
-        return estimate_tokens
+        return counter_for(self.settings.context.token_counter,
+                           lambda: self.seed_retriever.embedder.count_tokens)
 
     def _resolve_auto(self, budget: int | None, counter: TokenCounter,
                       names: Sequence[str]) -> Mode:
@@ -359,7 +358,7 @@ class Retriever:
                                                                   warnings)
         capped, truncated = cap_statements(statements, x.context_max_triples)
         seconds["closure"] = time.perf_counter() - clock
-        return _Pool(mode, text, evidence, funnel, seeds, promoted, closed, ordered, graph,
+        return _Pool(mode, evidence, funnel, seeds, promoted, closed, ordered, graph,
                      versions, hashes, sub, modules, module_triples, capped, truncated, access,
                      warnings, seconds)
 
@@ -645,7 +644,6 @@ class _Pool:
     """What the subgraph stage kept for one text, before a budget is spent on it."""
 
     mode: Mode
-    text: str
     evidence: list[SeedEvidence]
     funnel: SeedFunnel | None
     seeds: list[ContextSeed]
