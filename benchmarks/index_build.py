@@ -30,7 +30,7 @@ from ontoretrieve.bench.perf import run_cli_json as run_cli
 
 def dense_texts(data_dir: Path) -> list[str]:
     """The dense texts the index holds, read back from its payloads."""
-    from ontoretrieve.pipeline import open_query_index
+    from ontoretrieve.index.build import open_query_index
     from ontoretrieve.settings import load_settings
 
     index, _ = open_query_index(load_settings(data_dir=data_dir))
@@ -54,7 +54,7 @@ def dense_texts(data_dir: Path) -> list[str]:
 
 
 def raw_throughput(texts: list[str], data_dir: Path) -> dict[str, float]:
-    from ontoretrieve.pipeline import make_embedder
+    from ontoretrieve.index.build import make_embedder
     from ontoretrieve.settings import load_settings
 
     embedder = make_embedder(load_settings(data_dir=data_dir))

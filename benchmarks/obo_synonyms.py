@@ -29,12 +29,12 @@ from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from ontoretrieve.atomize import AtomSource, atomize
 from ontoretrieve.backends import OxigraphStore
 from ontoretrieve.backends.vector_index import Lane
-from ontoretrieve.catalog import parse_file
-from ontoretrieve.catalog_store import Catalog
-from ontoretrieve.pipeline import make_embedder, open_query_index, sync_index
+from ontoretrieve.catalog.files import parse_file
+from ontoretrieve.catalog.store import Catalog
+from ontoretrieve.index.atomize import AtomSource, atomize
+from ontoretrieve.index.build import make_embedder, open_query_index, sync_index
 from ontoretrieve.settings import Settings, load_settings
 
 

@@ -21,7 +21,7 @@ from typing import Any
 import pyoxigraph as ox
 
 from ontoretrieve import Engine, Mode, OntologyUpdate, Proposal, load_settings
-from ontoretrieve.vocab import OWL, RDF, RDFS
+from ontoretrieve.rdf.vocab import OWL, RDF, RDFS
 
 
 def run(data_dir: Path, ontology: str | None) -> dict[str, Any]:

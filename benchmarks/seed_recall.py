@@ -26,12 +26,13 @@ from typing import Any
 
 import numpy as np
 
+from ontoretrieve.backends.vector_index import SparseVector
 from ontoretrieve.bench.runner import parse_sets
 from ontoretrieve.bench.units import BenchUnit, read_units, sample_units
-from ontoretrieve.embed import Embedder, SparseVector
-from ontoretrieve.index_state import IndexState
-from ontoretrieve.pipeline import SeedRetriever
-from ontoretrieve.pipeline.indexing import make_embedder, tenant_dir
+from ontoretrieve.index.build import make_embedder, tenant_dir
+from ontoretrieve.index.embed import Embedder
+from ontoretrieve.index.state import IndexState
+from ontoretrieve.query.seeder import SeedRetriever
 from ontoretrieve.settings import Settings, load_settings
 
 

@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from ontoretrieve.windows import naive_sentences, split_sentences
+from ontoretrieve.query.windows import naive_sentences, split_sentences
 
 _ABBREVIATION_END = re.compile(
     r"(?:\b(?:Fig|Figs|No|Nos|Eq|Ref|Refs|Suppl|Tab|vs|cf|ca|approx|al|e\.g|i\.e|Dr|Prof|"

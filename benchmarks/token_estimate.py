@@ -2,7 +2,7 @@
 
 Retrieves contexts (default settings) for a fixed sample of bench units (whole contexts, and
 their first eighth and half, so small budgets are covered too), then counts
-each Turtle text with ``ontoretrieve.tokens.estimate_tokens``, the dense
+each Turtle text with ``ontoretrieve.context.tokens.estimate_tokens``, the dense
 encoder's tokenizer and the LLM tokenizers at hand:
 
 - OpenAI cl100k_base and o200k_base through ``bpe-openai`` (its vocabularies
@@ -29,8 +29,8 @@ from pathlib import Path
 
 from ontoretrieve import Engine
 from ontoretrieve.bench.units import read_units, sample_units
+from ontoretrieve.context.tokens import estimate_tokens
 from ontoretrieve.settings import load_settings
-from ontoretrieve.tokens import estimate_tokens
 
 
 def _counters(tokenizers: list[str]) -> dict[str, Callable[[str], int]]:

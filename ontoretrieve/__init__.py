@@ -16,9 +16,12 @@ The curated Python API; everything else is internal and may change::
 True
 """
 
-from ontoretrieve.adapters import AdapterHit, FanOutResult
-from ontoretrieve.context import Context, ContextMetrics, Diagnosis, Mode, TermEvidence
-from ontoretrieve.engine import Engine, TextTooLongError
+from importlib.metadata import version
+
+from ontoretrieve.context.model import Context, ContextMetrics, Diagnosis, Mode, TermEvidence
+from ontoretrieve.engine import Engine
+from ontoretrieve.engine.adapters import AdapterHit, FanOutResult
+from ontoretrieve.engine.slices import Hit, KnowledgeSlice
 from ontoretrieve.errors import (
     CatalogError,
     CatalogParseError,
@@ -26,33 +29,34 @@ from ontoretrieve.errors import (
     EmbeddingContractMismatchError,
     IndexError_,
     OntoRetrieveError,
+    ProposalError,
+    ProposalRejected,
     SettingsError,
     StoreError,
     StoreQueryError,
     StoreUnavailableError,
     TenantError,
+    TextTooLongError,
     UnsafeQueryError,
 )
-from ontoretrieve.lookup import Candidate, LookupResult
-from ontoretrieve.pipeline import IndexStatus
-from ontoretrieve.proposals import (
+from ontoretrieve.index.build import IndexStatus
+from ontoretrieve.index.sync import SyncReport
+from ontoretrieve.proposals.model import (
     AppliedVersion,
     ApplyResult,
     Conflict,
     OntologyUpdate,
     Proposal,
-    ProposalError,
-    ProposalRejected,
     ProposalReport,
     Violation,
 )
+from ontoretrieve.query.lookup import Candidate, LookupResult
 from ontoretrieve.records import LoadReport, OntologyVersion, SeedEvidence
 from ontoretrieve.settings import Settings, load_settings
-from ontoretrieve.slices import Hit, KnowledgeSlice
-from ontoretrieve.sync import SyncReport
-from ontoretrieve.tenants import DEFAULT_TENANT, OverlaySettings, TenantSettings
+from ontoretrieve.settings.tenants import DEFAULT_TENANT, OverlaySettings, TenantSettings
 
-__version__ = "0.1.0"
+__version__ = version("ontoretrieve")
+"""The installed distribution's version: ``pyproject.toml`` is its one source."""
 
 __all__ = [
     "DEFAULT_TENANT",

@@ -14,13 +14,18 @@ caller catches ``OntoRetrieveError`` and nothing foreign leaks out::
     │   └── StoreQueryError        the store rejected a query or an update
     ├── IndexError_
     │   ├── EmbeddingContractMismatchError  the index was built with other settings
-    │   ├── EmbeddingModelError      a model cannot be found or loaded (embed.py)
-    │   └── VectorIndexError         the vector index failed (backends/vector_index.py)
+    │   ├── EmbeddingModelError      a model cannot be found or loaded
+    │   └── VectorIndexError         the vector index failed
+    ├── ProposalError            a proposal that cannot even be checked
+    ├── ProposalRejected         a proposal that failed validation (carries the report)
+    ├── TextTooLongError         a request text over ``server.max_text_chars``
     ├── UnsafeQueryError         user SPARQL that is not read-only
     └── TenantError              an invalid or unknown tenant id, or an include cycle
 
 Each error also derives from the closest built-in exception (``ValueError``,
 ``FileNotFoundError``, ``SyntaxError``, ``OSError``), so generic handlers work.
+Adapters translate a library's errors with ``map_errors`` at the call that may
+raise them.
 
 >>> issubclass(CatalogPathError, FileNotFoundError)
 True
@@ -30,19 +35,29 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
 __all__ = [
     "CatalogError",
     "CatalogParseError",
     "CatalogPathError",
     "EmbeddingContractMismatchError",
+    "EmbeddingModelError",
     "IndexError_",
     "OntoRetrieveError",
+    "ProposalError",
+    "ProposalRejected",
     "SettingsError",
     "StoreError",
     "StoreQueryError",
     "StoreUnavailableError",
     "TenantError",
+    "TextTooLongError",
     "UnsafeQueryError",
+    "VectorIndexError",
+    "map_errors",
 ]
 
 
@@ -120,9 +135,65 @@ class EmbeddingContractMismatchError(IndexError_, ValueError):
         self.differences = differences
 
 
+class EmbeddingModelError(IndexError_, OSError):
+    """An embedding model cannot be found or loaded."""
+
+
+class VectorIndexError(IndexError_, OSError):
+    """The vector index cannot be opened, or rejected an operation."""
+
+
+class ProposalError(OntoRetrieveError, ValueError):
+    """A proposal that cannot even be checked (malformed triples, no updates)."""
+
+
+class ProposalRejected(OntoRetrieveError, ValueError):
+    """The proposal did not pass validation.
+
+    ``report`` is the ``proposals.model.ProposalReport`` that says why, check by
+    check (typed loosely here: this module sits below every record).
+    """
+
+    def __init__(self, message: str, report: Any) -> None:
+        super().__init__(message)
+        self.report = report
+
+
+class TextTooLongError(OntoRetrieveError, ValueError):
+    """A request text is longer than ``server.max_text_chars``."""
+
+
 class UnsafeQueryError(OntoRetrieveError, ValueError):
     """SPARQL passed by a user is not a read-only query."""
 
 
 class TenantError(OntoRetrieveError, ValueError):
     """A tenant id is invalid or undeclared, or tenant includes form a cycle."""
+
+
+ErrorMapping = Mapping[type[BaseException] | tuple[type[BaseException], ...],
+                       Callable[[BaseException], OntoRetrieveError]]
+"""Library error types, in order, and how to say each as an ontoretrieve error."""
+
+
+@contextmanager
+def map_errors(mapping: ErrorMapping) -> Iterator[None]:
+    """Re-raise a library error as the ontoretrieve error its first matching entry makes.
+
+    Errors already in this tree, and errors no entry matches, pass unchanged.
+
+    >>> with map_errors({OSError: lambda e: StoreUnavailableError(f"store: {e}")}):
+    ...     raise OSError("disk gone")
+    Traceback (most recent call last):
+    ...
+    ontoretrieve.errors.StoreUnavailableError: store: disk gone
+    """
+    try:
+        yield
+    except OntoRetrieveError:
+        raise
+    except BaseException as exc:
+        for kinds, make in mapping.items():
+            if isinstance(exc, kinds):
+                raise make(exc) from exc
+        raise

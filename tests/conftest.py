@@ -157,8 +157,8 @@ def model_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def real_embedder(model_cache: Path):  # type: ignore[no-untyped-def]
     """The packaged all-MiniLM-L6-v2 (int8) and BM25, loaded once per session."""
-    from ontoretrieve.embed import FastEmbedder
-    from ontoretrieve.settings_groups import EmbedSettings
+    from ontoretrieve.index.embed import FastEmbedder
+    from ontoretrieve.settings.groups import EmbedSettings
 
     return FastEmbedder(EmbedSettings(), model_cache)
 

@@ -59,9 +59,9 @@ def killed(command: list[str], delay: float) -> dict[str, Any]:
 def consistent(data: Path) -> dict[str, Any]:
     """Every recorded version's graph is present and hashes to its content hash."""
     from ontoretrieve.backends import OxigraphStore
-    from ontoretrieve.canonical import graph_hash
-    from ontoretrieve.catalog_store import Catalog
-    from ontoretrieve.index_state import IndexState
+    from ontoretrieve.catalog.store import Catalog
+    from ontoretrieve.index.state import IndexState
+    from ontoretrieve.rdf.canonical import graph_hash
 
     store = OxigraphStore.open(data / "oxigraph")
     try:
@@ -90,8 +90,8 @@ def _reference_hash(version: Any) -> str:
         return str(version.content_hash)  # computed from stored triples already
     if version.content_hash not in _REFERENCE:
         from ontoretrieve.backends import OxigraphStore
-        from ontoretrieve.canonical import graph_hash
-        from ontoretrieve.catalog_store import Catalog
+        from ontoretrieve.catalog.store import Catalog
+        from ontoretrieve.rdf.canonical import graph_hash
 
         clean = OxigraphStore.in_memory()
         Catalog(clean).load(Path(version.source))
@@ -102,7 +102,7 @@ def _reference_hash(version: Any) -> str:
 
 def index_whole(data: Path) -> None:
     """The index holds exactly one point per atom of each indexed version, no more."""
-    from ontoretrieve.pipeline import open_query_index
+    from ontoretrieve.index.build import open_query_index
     from ontoretrieve.settings import load_settings
 
     index, state = open_query_index(load_settings(data_dir=data))

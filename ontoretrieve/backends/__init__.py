@@ -12,7 +12,7 @@ from ontoretrieve.backends.oxigraph import OxigraphStore
 from ontoretrieve.backends.sparql_http import SparqlHttpStore
 from ontoretrieve.backends.triple_store import Solution, Term, TripleStore
 from ontoretrieve.settings import Settings
-from ontoretrieve.settings_groups import StoreBackend
+from ontoretrieve.settings.groups import StoreBackend
 
 __all__ = [
     "OxigraphStore",

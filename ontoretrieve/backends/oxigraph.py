@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import errno
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 import pyoxigraph as ox
 
-from ontoretrieve import sparql
 from ontoretrieve.backends.triple_store import Solution
-from ontoretrieve.errors import StoreQueryError, StoreUnavailableError
+from ontoretrieve.errors import StoreQueryError, StoreUnavailableError, map_errors
+from ontoretrieve.rdf import sparql
 
 __all__ = ["OxigraphStore"]
 
@@ -63,14 +64,12 @@ class OxigraphStore:
     def replace_graph(self, graph: str, triples: Sequence[ox.Triple]) -> None:
         name = ox.NamedNode(graph)
         quads = [ox.Quad(t.subject, t.predicate, t.object, name) for t in triples]
-        try:
+        with self._errors("update rejected", OSError, RuntimeError):
             self._store.update(sparql.drop_graph(graph))
             # bulk_extend is 3x faster than the transactional extend on large
             # graphs; the catalog writes fresh graph names and records them
             # only after this returns, so a crash leaves no referenced half-graph.
             self._store.bulk_extend(quads)
-        except (OSError, RuntimeError) as exc:  # RuntimeError: a read-only store
-            raise StoreUnavailableError(f"{self._description}: {exc}") from exc
 
     def drop_graph(self, graph: str) -> None:
         self.update(sparql.drop_graph(graph))
@@ -107,12 +106,8 @@ class OxigraphStore:
         return list(result)
 
     def update(self, update: str) -> None:
-        try:
+        with self._errors("update rejected", OSError, RuntimeError):
             self._store.update(update)
-        except SyntaxError as exc:
-            raise StoreQueryError(f"update rejected: {exc}") from exc
-        except (OSError, RuntimeError) as exc:  # RuntimeError: a read-only store
-            raise StoreUnavailableError(f"{self._description}: {exc}") from exc
 
     def close(self) -> None:
         # pyoxigraph releases the RocksDB lock when the Store is collected.
@@ -121,9 +116,15 @@ class OxigraphStore:
         del self._store
 
     def _query(self, query: str) -> ox.QuerySolutions | ox.QueryBoolean | ox.QueryTriples:
-        try:
-            return self._store.query(query)
-        except SyntaxError as exc:
-            raise StoreQueryError(f"query rejected: {exc}") from exc
-        except OSError as exc:
-            raise StoreUnavailableError(f"{self._description}: {exc}") from exc
+        with self._errors("query rejected", OSError):
+            results = self._store.query(query)
+        return results
+
+    def _errors(self, rejected: str, *unavailable: type[BaseException]
+                ) -> AbstractContextManager[None]:
+        """The store's errors as ours: a syntax error is a rejected query or update; the
+        given I/O errors (RuntimeError: a read-only store) make the store unavailable."""
+        return map_errors({
+            SyntaxError: lambda exc: StoreQueryError(f"{rejected}: {exc}"),
+            unavailable: lambda exc: StoreUnavailableError(f"{self._description}: {exc}"),
+        })

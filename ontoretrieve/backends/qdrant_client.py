@@ -23,10 +23,10 @@ from ontoretrieve.backends.vector_index import (
     IndexPoint,
     Lane,
     LaneHit,
+    SparseVector,
     StoredVectors,
-    VectorIndexError,
 )
-from ontoretrieve.embed import SparseVector
+from ontoretrieve.errors import VectorIndexError, map_errors
 
 __all__ = ["QdrantClientIndex"]
 
@@ -182,10 +182,10 @@ class QdrantClientIndex:
         self._client.close()
 
     def _call(self, method: Any, *args: Any, **kwargs: Any) -> Any:
-        try:
-            return method(*args, **kwargs)
-        except (UnexpectedResponse, ResponseHandlingException, OSError) as exc:
-            raise VectorIndexError(f"{self.description}: {exc}") from exc
+        with map_errors({(UnexpectedResponse, ResponseHandlingException, OSError):
+                         lambda exc: VectorIndexError(f"{self.description}: {exc}")}):
+            result = method(*args, **kwargs)
+        return result
 
 
 def _any_of(key: str, values: Sequence[str],

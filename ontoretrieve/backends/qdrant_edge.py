@@ -21,10 +21,10 @@ from ontoretrieve.backends.vector_index import (
     IndexPoint,
     Lane,
     LaneHit,
+    SparseVector,
     StoredVectors,
-    VectorIndexError,
 )
-from ontoretrieve.embed import SparseVector
+from ontoretrieve.errors import VectorIndexError
 
 __all__ = ["EdgeIndex"]
 

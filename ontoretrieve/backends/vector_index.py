@@ -24,9 +24,6 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from ontoretrieve.embed import SparseVector
-from ontoretrieve.errors import IndexError_
-
 __all__ = [
     "HIT_FIELDS",
     "KEYWORD_FIELDS",
@@ -35,9 +32,9 @@ __all__ = [
     "IndexPoint",
     "Lane",
     "LaneHit",
+    "SparseVector",
     "StoredVectors",
     "VectorIndex",
-    "VectorIndexError",
     "point_id",
 ]
 
@@ -56,8 +53,13 @@ TEXT_FIELDS = ["core_text", "neighborhood_text", "sparse_text"]
 DenseVector = npt.NDArray[np.float32]
 
 
-class VectorIndexError(IndexError_, OSError):
-    """The vector index cannot be opened, or rejected an operation."""
+
+@dataclass(frozen=True, slots=True)
+class SparseVector:
+    """Token ids and weights of one BM25 text."""
+
+    indices: tuple[int, ...]
+    values: tuple[float, ...]
 
 
 class Lane(StrEnum):

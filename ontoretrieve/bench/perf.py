@@ -38,10 +38,10 @@ from typing import Any
 
 import pyoxigraph as ox
 
-from ontoretrieve.atomize import AtomSource, atomize
-from ontoretrieve.catalog import discover_files, parse_file
+from ontoretrieve.catalog.files import discover_files, parse_file
 from ontoretrieve.errors import OntoRetrieveError
-from ontoretrieve.pipeline import make_embedder
+from ontoretrieve.index.atomize import AtomSource, atomize
+from ontoretrieve.index.build import make_embedder
 from ontoretrieve.settings import Settings
 
 __all__ = ["perf_markdown", "pick_files", "replicate", "run_cli_json", "run_perf"]

@@ -27,16 +27,16 @@ from pydantic import BaseModel
 
 from ontoretrieve.bench.summary import RunSummary, summarize
 from ontoretrieve.bench.units import BenchUnit
-from ontoretrieve.catalog_io import CatalogReader
-from ontoretrieve.context import Context, Mode
+from ontoretrieve.catalog.reader import CatalogReader
+from ontoretrieve.context.model import Context, Mode
+from ontoretrieve.context.retriever import Retriever
+from ontoretrieve.context.tokens import estimate_tokens
+from ontoretrieve.engine.slices import fit_turtle
 from ontoretrieve.errors import OntoRetrieveError
-from ontoretrieve.index_state import ontology_names
-from ontoretrieve.pipeline import Retriever
-from ontoretrieve.pipeline.indexing import configured_fingerprint
+from ontoretrieve.index.build import configured_fingerprint
+from ontoretrieve.index.state import ontology_names
 from ontoretrieve.records import OntologyVersion
 from ontoretrieve.settings import Settings, profile_path
-from ontoretrieve.slices import fit_turtle
-from ontoretrieve.tokens import estimate_tokens
 
 __all__ = [
     "ABLATIONS",

@@ -37,7 +37,17 @@ from pydantic import BaseModel
 
 from ontoretrieve.bench.compare import read_jsonl
 from ontoretrieve.errors import OntoRetrieveError
-from ontoretrieve.vocab import OWL, RDF, RDFS
+from ontoretrieve.rdf.vocab import (
+    OWL,
+    OWL_CLASS,
+    OWL_OBJECT_PROPERTY,
+    OWL_ONTOLOGY,
+    RDF_TYPE_NODE,
+    RDFS,
+    RDFS_DOMAIN,
+    RDFS_LABEL_NODE,
+    RDFS_RANGE,
+)
 
 __all__ = ["BenchUnit", "UnitSet", "read_units", "sample_units", "text2kg_turtle"]
 
@@ -228,21 +238,20 @@ def text2kg_turtle(data: dict[str, Any]) -> str:
     True
     """
     ident = str(data["id"])
-    label = ox.NamedNode(RDFS + "label")
-    a = ox.NamedNode(RDF + "type")
+    label, a = RDFS_LABEL_NODE, RDF_TYPE_NODE
     header = ox.NamedNode(f"{T2K_BASE}{ident}")
-    triples = [ox.Triple(header, a, ox.NamedNode(OWL + "Ontology")),
+    triples = [ox.Triple(header, a, ox.NamedNode(OWL_ONTOLOGY)),
                ox.Triple(header, label, ox.Literal(str(data.get("title") or ident)))]
     for concept in data.get("concepts", []):
         node = ox.NamedNode(_t2k_iri(ident, "concepts", str(concept["qid"])))
-        triples += [ox.Triple(node, a, ox.NamedNode(OWL + "Class")),
+        triples += [ox.Triple(node, a, ox.NamedNode(OWL_CLASS)),
                     ox.Triple(node, label, ox.Literal(str(concept["label"])))]
     for relation in data.get("relations", []):
         node = ox.NamedNode(_t2k_iri(ident, "relations",
                                      str(relation.get("pid") or relation["label"])))
-        triples += [ox.Triple(node, a, ox.NamedNode(OWL + "ObjectProperty")),
+        triples += [ox.Triple(node, a, ox.NamedNode(OWL_OBJECT_PROPERTY)),
                     ox.Triple(node, label, ox.Literal(str(relation["label"])))]
-        for end, predicate in (("domain", RDFS + "domain"), ("range", RDFS + "range")):
+        for end, predicate in (("domain", RDFS_DOMAIN), ("range", RDFS_RANGE)):
             if relation.get(end):
                 triples.append(ox.Triple(node, ox.NamedNode(predicate), ox.NamedNode(
                     _t2k_iri(ident, "concepts", str(relation[end])))))

@@ -20,6 +20,7 @@ traceback. The OpenAPI schema is at ``/openapi.json``, the docs at ``/docs``.
 import functools
 import logging
 from collections.abc import Callable, Sequence
+from importlib.metadata import version
 from typing import Annotated, Any, Literal, TypeVar
 
 import anyio
@@ -32,30 +33,26 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ontoretrieve.adapters import FanOutResult
-from ontoretrieve.context import Context, Mode
-from ontoretrieve.engine import Engine, TextTooLongError
+from ontoretrieve.context.model import Context, Mode
+from ontoretrieve.engine import Engine
+from ontoretrieve.engine.adapters import FanOutResult
+from ontoretrieve.engine.slices import KnowledgeSlice
 from ontoretrieve.errors import (
     CatalogError,
     IndexError_,
     OntoRetrieveError,
+    ProposalRejected,
     StoreUnavailableError,
     TenantError,
+    TextTooLongError,
 )
-from ontoretrieve.lookup import LookupResult
-from ontoretrieve.pipeline import IndexStatus
-from ontoretrieve.proposals import (
-    AppliedVersion,
-    ApplyResult,
-    Proposal,
-    ProposalRejected,
-    ProposalReport,
-)
+from ontoretrieve.index.build import IndexStatus
+from ontoretrieve.index.sync import SyncReport
+from ontoretrieve.proposals.model import AppliedVersion, ApplyResult, Proposal, ProposalReport
+from ontoretrieve.query.lookup import LookupResult
 from ontoretrieve.records import LoadReport, OntologyVersion
 from ontoretrieve.server.auth import KeyRing, bearer_key
-from ontoretrieve.slices import KnowledgeSlice
-from ontoretrieve.sync import SyncReport
-from ontoretrieve.tenants import catalog_layers
+from ontoretrieve.settings.tenants import catalog_layers
 
 __all__ = ["create_app"]
 
@@ -191,7 +188,7 @@ def create_app(engine: Engine) -> FastAPI:
     settings = engine.settings.server
     keys = KeyRing.of(engine.settings)
     limiter = anyio.CapacityLimiter(settings.workers)
-    app = FastAPI(title="ontoretrieve", version="0.1.0",
+    app = FastAPI(title="ontoretrieve", version=version("ontoretrieve"),
                   description="The slice of your ontologies that a text is about.")
     app.add_middleware(BodyLimit, limit=settings.max_request_bytes)
 
@@ -255,7 +252,7 @@ def create_app(engine: Engine) -> FastAPI:
     @app.get("/health", tags=["service"])
     async def health() -> dict[str, Literal["ok"] | str]:
         """Liveness: the process answers (no key needed, nothing about tenants)."""
-        return {"status": "ok", "version": "0.1.0"}
+        return {"status": "ok", "version": version("ontoretrieve")}
 
     @app.post("/v1/{tenant}/retrieve", tags=["retrieval"])
     async def retrieve(body: RetrieveRequest, tenant: Tenant) -> RetrieveResponse:

@@ -24,11 +24,11 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from ontoretrieve.context import Mode
+from ontoretrieve.context.model import Mode
 from ontoretrieve.engine import Engine
 from ontoretrieve.errors import OntoRetrieveError
 from ontoretrieve.server.auth import KeyRing, bearer_key
-from ontoretrieve.tenants import DEFAULT_TENANT, catalog_layers
+from ontoretrieve.settings.tenants import DEFAULT_TENANT, catalog_layers
 
 __all__ = ["KeyGate", "create_mcp"]
 

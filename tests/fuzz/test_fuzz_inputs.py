@@ -16,20 +16,21 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from ontoretrieve import sparql
-from ontoretrieve.catalog import parse_file
+from ontoretrieve.catalog.files import parse_file
 from ontoretrieve.errors import (
     CatalogParseError,
+    ProposalError,
     SettingsError,
     TenantError,
     UnsafeQueryError,
 )
-from ontoretrieve.lexical import phrase_lexemes, text_tokens, unit_signal_tokens
-from ontoretrieve.proposals import ProposalError, parse_triples
+from ontoretrieve.proposals.model import parse_triples
+from ontoretrieve.query.lexical import phrase_lexemes, text_tokens, unit_signal_tokens
+from ontoretrieve.query.windows import make_windows_with_metrics
+from ontoretrieve.rdf import sparql
 from ontoretrieve.settings import load_settings
-from ontoretrieve.settings_groups import WindowSettings
-from ontoretrieve.tenants import validate_tenant_id
-from ontoretrieve.windows import make_windows_with_metrics
+from ontoretrieve.settings.groups import WindowSettings
+from ontoretrieve.settings.tenants import validate_tenant_id
 from tests.fuzz import SCALE
 
 FIXTURE = (Path(__file__).parents[1] / "fixtures" / "mini.ttl").read_bytes()

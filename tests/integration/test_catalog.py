@@ -9,7 +9,7 @@ import pyoxigraph as ox
 import pytest
 
 from ontoretrieve.backends import OxigraphStore
-from ontoretrieve.catalog_store import Catalog
+from ontoretrieve.catalog.store import Catalog
 from ontoretrieve.errors import CatalogPathError
 from ontoretrieve.records import VersionStatus
 from tests.conftest import FIXTURES, write_format

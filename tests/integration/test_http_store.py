@@ -8,7 +8,7 @@ import pyoxigraph as ox
 import pytest
 
 from ontoretrieve.backends import OxigraphStore, SparqlHttpStore
-from ontoretrieve.catalog_store import Catalog
+from ontoretrieve.catalog.store import Catalog
 from ontoretrieve.errors import StoreQueryError, StoreUnavailableError
 
 pytestmark = pytest.mark.integration

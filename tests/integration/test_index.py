@@ -10,10 +10,10 @@ import pytest
 
 from ontoretrieve.backends import OxigraphStore
 from ontoretrieve.backends.vector_index import Lane
-from ontoretrieve.catalog_store import Catalog
-from ontoretrieve.embed import FastEmbedder
+from ontoretrieve.catalog.store import Catalog
 from ontoretrieve.errors import EmbeddingContractMismatchError
-from ontoretrieve.pipeline import index_status, open_query_index, sync_index
+from ontoretrieve.index.build import index_status, open_query_index, sync_index
+from ontoretrieve.index.embed import FastEmbedder
 from ontoretrieve.settings import Settings, load_settings
 from tests.conftest import FIXTURES
 
@@ -185,7 +185,7 @@ def test_interrupted_rebuild_keeps_the_index_in_use(
 def test_a_replacement_killed_midway_finishes_without_duplicates(
         tmp_path: Path, catalog_dir: Path, real_embedder: FastEmbedder,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    import ontoretrieve.sync as sync_module
+    import ontoretrieve.index.sync as sync_module
 
     monkeypatch.setattr(sync_module, "_CHUNK", 2)  # many chunks: the kill lands mid-version
     settings = settings_for(tmp_path)

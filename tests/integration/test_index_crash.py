@@ -15,8 +15,8 @@ import pytest
 
 from ontoretrieve.backends import OxigraphStore
 from ontoretrieve.backends.vector_index import Lane
-from ontoretrieve.embed import FastEmbedder
-from ontoretrieve.pipeline import open_query_index, sync_index
+from ontoretrieve.index.build import open_query_index, sync_index
+from ontoretrieve.index.embed import FastEmbedder
 from ontoretrieve.settings import load_settings
 from tests.conftest import FIXTURES
 

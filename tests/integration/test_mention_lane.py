@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from ontoretrieve.backends import OxigraphStore
-from ontoretrieve.catalog_store import Catalog
-from ontoretrieve.embed import FastEmbedder
-from ontoretrieve.pipeline import SeedRetriever, sync_index
-from ontoretrieve.pipeline.indexing import mention_store
+from ontoretrieve.catalog.store import Catalog
+from ontoretrieve.index.build import mention_store, sync_index
+from ontoretrieve.index.embed import FastEmbedder
+from ontoretrieve.query.seeder import SeedRetriever
 from ontoretrieve.settings import Settings, load_settings
 
 pytestmark = pytest.mark.integration
@@ -114,7 +114,7 @@ def test_seed_evidence_and_the_reference_profile(tmp_path: Path, catalog_dir: Pa
 
 def test_a_rebuild_embeds_only_texts_it_has_not_seen(
         tmp_path: Path, catalog_dir: Path, real_embedder: FastEmbedder) -> None:
-    from ontoretrieve.pipeline import open_query_index
+    from ontoretrieve.index.build import open_query_index
 
     settings = settings_for(tmp_path)
     store = OxigraphStore.in_memory()

@@ -14,13 +14,12 @@ from typer.testing import CliRunner
 
 from ontoretrieve import Engine, Mode, OntologyUpdate, Proposal, ProposalRejected, load_settings
 from ontoretrieve.cli import app
+from ontoretrieve.rdf.vocab import OWL, RDFS
 
 pytestmark = pytest.mark.integration
 runner = CliRunner()
 
 MINI = "http://example.org/mini"
-OWL = "http://www.w3.org/2002/07/owl#"
-RDFS = "http://www.w3.org/2000/01/rdf-schema#"
 THERMOMETER = (f"<{MINI}#Thermometer> a <{OWL}Class> ; <{RDFS}label> \"thermometer\" ; "
                f"<{RDFS}subClassOf> <{MINI}#Sensor> .")
 

@@ -13,13 +13,14 @@ import pytest
 from typer.testing import CliRunner
 
 from ontoretrieve.backends import OxigraphStore, SparqlHttpStore
-from ontoretrieve.catalog_io import CatalogAccess, CatalogReader, graph_name
+from ontoretrieve.catalog.reader import CatalogAccess, CatalogReader, graph_name
 from ontoretrieve.cli import app
-from ontoretrieve.context import Diagnosis, Mode
-from ontoretrieve.embed import FastEmbedder
-from ontoretrieve.pipeline import Retriever, sync_index
+from ontoretrieve.context.model import Diagnosis, Mode
+from ontoretrieve.context.retriever import Retriever
+from ontoretrieve.context.tokens import estimate_tokens
+from ontoretrieve.index.build import sync_index
+from ontoretrieve.index.embed import FastEmbedder
 from ontoretrieve.settings import Settings, load_settings
-from ontoretrieve.tokens import estimate_tokens
 from tests.conftest import FIXTURES
 
 pytestmark = pytest.mark.integration
@@ -244,7 +245,7 @@ def _sorted_lines(ntriples: str) -> list[str]:
 def test_same_context_on_embedded_store_and_oxigraph_server(
         retriever: Retriever, catalog: Path, oxigraph_server: str) -> None:
     remote = SparqlHttpStore(oxigraph_server)
-    from ontoretrieve.catalog_store import Catalog
+    from ontoretrieve.catalog.store import Catalog
 
     Catalog(remote).load(catalog)
     local, served = retriever, variant(retriever, remote)
@@ -264,7 +265,7 @@ def test_endpoint_killed_mid_run_degrades_with_a_metric(
     process, url = start_oxigraph_server(tmp_path)
     try:
         remote = SparqlHttpStore(url)
-        from ontoretrieve.catalog_store import Catalog
+        from ontoretrieve.catalog.store import Catalog
 
         Catalog(remote).load(catalog)
         served = variant(retriever, remote)

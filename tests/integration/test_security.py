@@ -18,7 +18,7 @@ from ontoretrieve import (
     load_settings,
 )
 from ontoretrieve.cli import app
-from ontoretrieve.pipeline import tenant_dir
+from ontoretrieve.index.build import tenant_dir
 from tests.conftest import TENANT_KEYS
 
 pytestmark = pytest.mark.integration

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from ontoretrieve.backends import OxigraphStore
-from ontoretrieve.embed import FastEmbedder
-from ontoretrieve.pipeline import SeedRetriever, sync_index
+from ontoretrieve.index.build import sync_index
+from ontoretrieve.index.embed import FastEmbedder
+from ontoretrieve.query.seeder import SeedRetriever
 from ontoretrieve.settings import load_settings
 from tests.conftest import FIXTURES
 

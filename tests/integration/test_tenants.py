@@ -131,7 +131,7 @@ def test_watch_refreshes_a_tenant_after_a_partial_write_settles(tenant_config: P
     import threading
     import time
 
-    from ontoretrieve.watch import Watcher
+    from ontoretrieve.catalog.watch import Watcher
 
     folder = tmp_path / "watched"
     folder.mkdir()

@@ -10,9 +10,9 @@ from pathlib import Path
 import pyoxigraph as ox
 import pytest
 
-from ontoretrieve.atomize import Atom, AtomSource, Role, atomize
-from ontoretrieve.catalog import parse_file
-from ontoretrieve.settings_groups import IndexSettings, TriggerSettings
+from ontoretrieve.catalog.files import parse_file
+from ontoretrieve.index.atomize import Atom, AtomSource, Role, atomize
+from ontoretrieve.settings.groups import IndexSettings, TriggerSettings
 from tests.conftest import FIXTURES
 
 GOLDEN = Path(__file__).parent.parent / "golden" / "atoms_mini.json"

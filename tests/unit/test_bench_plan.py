@@ -17,7 +17,7 @@ from ontoretrieve.settings import load_settings
 
 
 def test_every_ablation_is_valid_settings_and_keeps_the_index_fingerprint() -> None:
-    from ontoretrieve.pipeline.indexing import configured_fingerprint
+    from ontoretrieve.index.build import configured_fingerprint
 
     base = load_settings()
     for name, pairs in ABLATIONS.items():

@@ -6,14 +6,14 @@ import pyoxigraph as ox
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ontoretrieve.budget import cut_definition, drop_repeats, keep_languages, pack
-from ontoretrieve.context import serialize_triples
-from ontoretrieve.graph_index import RoleTable, Statement
-from ontoretrieve.settings_groups import ContextSettings
-from ontoretrieve.tokens import estimate_tokens
+from ontoretrieve.context.budget import cut_definition, drop_repeats, keep_languages, pack
+from ontoretrieve.context.model import serialize_triples
+from ontoretrieve.context.tokens import estimate_tokens
+from ontoretrieve.rdf.graph_index import RoleTable, Statement
+from ontoretrieve.rdf.vocab import RDFS
+from ontoretrieve.settings.groups import ContextSettings
 from tests.conftest import encoder_count
 
-RDFS = "http://www.w3.org/2000/01/rdf-schema#"
 LABEL = ox.NamedNode(RDFS + "label")
 COMMENT = ox.NamedNode(RDFS + "comment")
 SUB = ox.NamedNode(RDFS + "subClassOf")

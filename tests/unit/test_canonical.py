@@ -6,7 +6,7 @@ import pyoxigraph as ox
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ontoretrieve.canonical import graph_hash
+from ontoretrieve.rdf.canonical import graph_hash
 
 P = ox.NamedNode("http://x/p")
 Q = ox.NamedNode("http://x/q")

@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ontoretrieve.backends.vector_index import Lane, LaneHit
-from ontoretrieve.fusion import best_attainable, fuse_window
-from ontoretrieve.settings_groups import FusionSettings
+from ontoretrieve.query.fusion import best_attainable, fuse_window
+from ontoretrieve.settings.groups import FusionSettings
 
 REFERENCE = FusionSettings(mention_weight=0)
 """The reference's three lanes, whose worked numbers these tests check."""

@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ontoretrieve.backends.vector_index import Lane, LaneHit
-from ontoretrieve.lanes import search_lanes
-from ontoretrieve.settings_groups import FusionSettings
-from ontoretrieve.windows import Window
+from ontoretrieve.query.lanes import search_lanes
+from ontoretrieve.query.windows import Window
+from ontoretrieve.settings.groups import FusionSettings
 
 
 class Recorder:

@@ -7,28 +7,28 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ontoretrieve.backends.vector_index import Lane
-from ontoretrieve.fusion import LaneEvidence
-from ontoretrieve.lanes import without_numbers
-from ontoretrieve.mention_forms import term_forms
-from ontoretrieve.mention_lane import evidence_of, pick_senses, usable, window_hits
-from ontoretrieve.mention_match import (
+from ontoretrieve.index.mention_forms import term_forms
+from ontoretrieve.index.mention_match import (
     Mention,
     MentionDictionary,
     abbreviations,
     form_keys,
     root_key,
 )
-from ontoretrieve.mention_text import exact_key, fold_word, root_word, tokenize
-from ontoretrieve.seeds import MergedTerm, evidence_cut, supported
-from ontoretrieve.settings_groups import IndexSettings, SeedSettings
-from ontoretrieve.windows import Window
+from ontoretrieve.index.mention_text import exact_key, fold_word, root_word, tokenize
+from ontoretrieve.query.fusion import LaneEvidence
+from ontoretrieve.query.lanes import without_numbers
+from ontoretrieve.query.mention_lane import evidence_of, pick_senses, usable, window_hits
+from ontoretrieve.query.selection import MergedTerm, evidence_cut, supported
+from ontoretrieve.query.windows import Window
+from ontoretrieve.settings.groups import IndexSettings, SeedSettings
 
 X = "http://x/"
 
 
 def dictionary(*terms: tuple[str, tuple[tuple[str, str], ...]],
                content_hash: str = "h1") -> MentionDictionary:
-    from ontoretrieve.mention_forms import TermForms
+    from ontoretrieve.index.mention_forms import TermForms
 
     return MentionDictionary.build([(content_hash, [TermForms(X + iri, forms)
                                                     for iri, forms in terms])])
@@ -267,7 +267,7 @@ def test_the_evidence_cut_keeps_mentions_agreement_and_near_best_scores() -> Non
 
 def test_dense_spans_take_uncovered_content_words_and_keep_close_hits() -> None:
     from ontoretrieve.backends.vector_index import LaneHit
-    from ontoretrieve.mention_lane import dense_span_mentions, span_candidates
+    from ontoretrieve.query.mention_lane import dense_span_mentions, span_candidates
 
     d = dictionary(("bulb", (("olfactory bulb", "label"),)))
     text = "The olfactory bulb of mice and more mice."
@@ -282,8 +282,8 @@ def test_dense_spans_take_uncovered_content_words_and_keep_close_hits() -> None:
 
 
 def test_the_units_best_terms_can_be_kept_whatever_their_evidence() -> None:
-    from ontoretrieve.fusion import FusedHit
-    from ontoretrieve.seeds import select_seeds
+    from ontoretrieve.query.fusion import FusedHit
+    from ontoretrieve.query.selection import select_seeds
 
     def fused(iri: str, score: float, lane: Lane) -> FusedHit:
         return FusedHit(iri, score, {"iri": iri}, 0, (LaneEvidence(lane, 1, 0.5),))
@@ -303,8 +303,8 @@ def test_every_form_of_a_term_gets_its_root_key() -> None:
 
 
 def test_a_dictionary_built_while_forms_are_missing_is_not_cached(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from ontoretrieve.mention_forms import TermForms
-    from ontoretrieve.mention_store import MentionStore
+    from ontoretrieve.index.mention_forms import TermForms
+    from ontoretrieve.index.mention_store import MentionStore
 
     store = MentionStore(tmp_path, "k1")
     assert store.dictionary(["h1"]).find("a cell") == []  # h1's forms not written yet
@@ -315,7 +315,7 @@ def test_a_dictionary_built_while_forms_are_missing_is_not_cached(tmp_path) -> N
 def test_a_damaged_embedding_cache_is_set_aside_not_fatal(tmp_path) -> None:  # type: ignore[no-untyped-def]
     import numpy as np
 
-    from ontoretrieve.embed_cache import EmbeddingCache
+    from ontoretrieve.index.embed_cache import EmbeddingCache
 
     path = tmp_path / "m.sqlite"
     path.write_bytes(b"not a database" * 100)

@@ -8,12 +8,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ontoretrieve.backends.vector_index import Lane
-from ontoretrieve.fusion import FusedHit, LaneEvidence
-from ontoretrieve.lexical import apply_triggers, apply_unit_signals, symbol_case_check
-from ontoretrieve.pipeline.seeding import _cut_settings
-from ontoretrieve.seeds import Seed, SeedOrigin, cap_for, evidence_first, select_seeds
+from ontoretrieve.query.fusion import FusedHit, LaneEvidence
+from ontoretrieve.query.lexical import apply_triggers, apply_unit_signals, symbol_case_check
+from ontoretrieve.query.seeder import _cut_settings
+from ontoretrieve.query.selection import Seed, SeedOrigin, cap_for, evidence_first, select_seeds
 from ontoretrieve.settings import Settings
-from ontoretrieve.settings_groups import (
+from ontoretrieve.settings.groups import (
     MergeMode,
     SeedSettings,
     SymbolCasePolicy,
@@ -151,7 +151,7 @@ def test_unit_signals_prefer_exact_case() -> None:
 
 
 def test_start_up_warns_when_max_atoms_can_never_bind(caplog: pytest.LogCaptureFixture) -> None:
-    from ontoretrieve.pipeline import SeedRetriever
+    from ontoretrieve.query.seeder import SeedRetriever
     from ontoretrieve.settings import load_settings
 
     never = load_settings(seeds={"max_atoms": 500})  # cap is at most max(96, 4 x 16) = 96

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from ontoretrieve.context import Context, ContextMetrics, Mode, Snapshot, TermEvidence
+from ontoretrieve.context.model import Context, ContextMetrics, Mode, Snapshot, TermEvidence
+from ontoretrieve.context.overlay import OverlayRule, apply_overlay
+from ontoretrieve.engine.result_cache import ResultCache
 from ontoretrieve.errors import SettingsError, TenantError
-from ontoretrieve.lookup import rank_candidates
-from ontoretrieve.overlay import OverlayRule, apply_overlay
+from ontoretrieve.query.lookup import rank_candidates
 from ontoretrieve.records import SeedEvidence
-from ontoretrieve.result_cache import ResultCache
 from ontoretrieve.server.auth import KeyRing, bearer_key
 from ontoretrieve.settings import load_settings
-from ontoretrieve.tenants import (
+from ontoretrieve.settings.tenants import (
     OverlaySettings,
     TenantSettings,
     catalog_graph,

@@ -7,16 +7,16 @@ from pathlib import Path
 import pyoxigraph as ox
 import pytest
 
-from ontoretrieve.critic import critic_queries, find_conflicts
-from ontoretrieve.proposals import (
+from ontoretrieve.proposals.critic import critic_queries, find_conflicts
+from ontoretrieve.proposals.model import (
     apply_change,
     dangling_references,
     parse_triples,
     removed_terms,
     statements_of,
 )
+from ontoretrieve.proposals.shacl import DEFAULT_SHAPES, load_shapes, validate
 from ontoretrieve.records import SeedEvidence
-from ontoretrieve.shacl import DEFAULT_SHAPES, load_shapes, validate
 
 PREFIXES = """@prefix : <http://x/> . @prefix owl: <http://www.w3.org/2002/07/owl#> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .

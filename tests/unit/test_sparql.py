@@ -5,8 +5,8 @@ from __future__ import annotations
 import pyoxigraph as ox
 import pytest
 
-from ontoretrieve import sparql
 from ontoretrieve.errors import UnsafeQueryError
+from ontoretrieve.rdf import sparql
 
 HOSTILE = ['a"b', "x\ny", "} ; DROP ALL ; {", "back\\slash", "tab\there", '"""', "'single'"]
 

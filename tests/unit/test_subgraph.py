@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ontoretrieve.closure import cap_statements, small_module_closure, without_header
-from ontoretrieve.expand import (
+from ontoretrieve.context.builder import prune_orphan_blank_nodes
+from ontoretrieve.context.expand import (
     ContextSeed,
     SeedKind,
     kind_of,
@@ -18,17 +18,15 @@ from ontoretrieve.expand import (
     promote_types,
     schema_closure,
 )
-from ontoretrieve.final_pass import prune_orphan_blank_nodes
-from ontoretrieve.graph_index import GraphIndex, Role, RoleTable, WorkingGraph, role_of
-from ontoretrieve.settings_groups import ExpandSettings, SeedOrder
-from ontoretrieve.subgraph import PROPERTY_SHARE, induce
+from ontoretrieve.context.modules import cap_statements, small_module_closure, without_header
+from ontoretrieve.context.subgraph import PROPERTY_SHARE, induce
+from ontoretrieve.rdf.graph_index import GraphIndex, Role, RoleTable, WorkingGraph, role_of
+from ontoretrieve.rdf.vocab import OWL, RDF, RDFS
+from ontoretrieve.settings.groups import ExpandSettings, SeedOrder
 from tests.conftest import FIXTURES
 
 ZOO = "http://example.org/zoo#"
 EXT = "http://example.org/ext#"
-RDFS = "http://www.w3.org/2000/01/rdf-schema#"
-RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
-OWL = "http://www.w3.org/2002/07/owl#"
 
 
 def load(name: str) -> GraphIndex:
@@ -190,8 +188,8 @@ def test_cross_ontology_references_are_defined_from_the_other_ontology(
 
 
 def test_seedless_components_are_dropped(zoo: WorkingGraph) -> None:
-    from ontoretrieve.final_pass import final_pass
-    from ontoretrieve.subgraph import Builder, SubgraphMetrics
+    from ontoretrieve.context.builder import Builder, SubgraphMetrics
+    from ontoretrieve.context.final_pass import final_pass
 
     builder = Builder(zoo, RoleTable.default(), 100)
     island = (ox.NamedNode(ZOO + "Island"), ox.NamedNode(RDFS + "label"), ox.Literal("island"))

@@ -6,7 +6,7 @@ import os
 import threading
 from pathlib import Path
 
-from ontoretrieve.watch import Watcher, snapshot
+from ontoretrieve.catalog.watch import Watcher, snapshot
 
 
 class Clock:

@@ -5,14 +5,14 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ontoretrieve.settings_groups import WindowSettings
-from ontoretrieve.windows import (
+from ontoretrieve.query.windows import (
     evenly_sampled,
     make_windows,
     make_windows_with_metrics,
     naive_sentences,
     split_sentences,
 )
+from ontoretrieve.settings.groups import WindowSettings
 
 TEXT = ("Little is known about IOP in mice. The purpose was to find it. "
         "We used 12 strains. Results varied by age. Sex mattered too.")

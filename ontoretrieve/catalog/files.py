@@ -1,0 +1,191 @@
+"""Catalog files: which files are RDF, how each parses, and what ontology it is.
+
+The pure core of catalog loading. No store is touched here;
+``catalog_store.Catalog`` records the results.
+
+>>> rdf_format(Path("pizza.owl"))
+<RdfFormat RDF/XML>
+>>> rdf_format(Path("README.md")) is None
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pyoxigraph as ox
+
+from ontoretrieve.errors import CatalogParseError, CatalogPathError
+from ontoretrieve.rdf.canonical import graph_hash
+from ontoretrieve.rdf.vocab import (
+    OWL_IMPORTS,
+    OWL_ONTOLOGY,
+    OWL_VERSION_INFO,
+    OWL_VERSION_IRI,
+    RDF_TYPE_NODE,
+    derived_ontology_iri,
+)
+
+__all__ = [
+    "Identity",
+    "ParsedFile",
+    "discover_files",
+    "identify",
+    "parse_file",
+    "rdf_format",
+]
+
+_FORMATS: dict[str, ox.RdfFormat] = {
+    ".ttl": ox.RdfFormat.TURTLE,
+    ".turtle": ox.RdfFormat.TURTLE,
+    ".owl": ox.RdfFormat.RDF_XML,
+    ".rdf": ox.RdfFormat.RDF_XML,
+    ".nt": ox.RdfFormat.N_TRIPLES,
+    ".nq": ox.RdfFormat.N_QUADS,
+    ".trig": ox.RdfFormat.TRIG,
+    ".jsonld": ox.RdfFormat.JSON_LD,
+    ".n3": ox.RdfFormat.N3,
+}
+
+_ONTOLOGY = ox.NamedNode(OWL_ONTOLOGY)
+_IMPORTS = ox.NamedNode(OWL_IMPORTS)
+_VERSION_IRI = ox.NamedNode(OWL_VERSION_IRI)
+_VERSION_INFO = ox.NamedNode(OWL_VERSION_INFO)
+
+
+def rdf_format(path: Path) -> ox.RdfFormat | None:
+    """The RDF format of a file by its extension, or None for any other file."""
+    return _FORMATS.get(path.suffix.lower())
+
+
+def discover_files(path: Path) -> tuple[list[Path], list[Path]]:
+    """The RDF files under ``path`` (a file or a folder, recursively), and the rest.
+
+    Hidden files and folders are ignored. Raises ``CatalogPathError`` when the
+    path does not exist or holds no RDF file.
+    """
+    if not path.exists():
+        raise CatalogPathError(f"catalog path {path} does not exist")
+    if path.is_file():
+        if rdf_format(path) is None:
+            known = ", ".join(sorted(_FORMATS))
+            raise CatalogPathError(f"{path}: not an RDF file (known extensions: {known})")
+        return [path.resolve()], []
+    rdf: list[Path] = []
+    other: list[Path] = []
+    for candidate in sorted(path.rglob("*")):
+        relative = candidate.relative_to(path)
+        if any(part.startswith(".") for part in relative.parts) or not candidate.is_file():
+            continue
+        (rdf if rdf_format(candidate) else other).append(candidate.resolve())
+    if not rdf:
+        raise CatalogPathError(f"catalog folder {path} holds no RDF file")
+    return rdf, other
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedFile:
+    """One catalog file read, parsed and hashed."""
+
+    path: Path
+    rdf_format: ox.RdfFormat
+    file_digest: str
+    triples: list[ox.Triple]
+    content_hash: str
+
+
+def file_digest(path: Path) -> str:
+    """SHA-256 of a file's bytes."""
+    with path.open("rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
+def parse_file(path: Path) -> ParsedFile:
+    """Parse one file; raise ``CatalogParseError`` with file, line and column.
+
+    Named graphs in N-Quads, TriG or JSON-LD files are merged: a file is one
+    ontology.
+    """
+    fmt = rdf_format(path)
+    if fmt is None:
+        raise CatalogParseError(str(path), 0, 0, "not an RDF file extension")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise CatalogParseError(str(path), 0, 0, f"cannot read: {exc.strerror or exc}") from exc
+    try:
+        # Fresh blank-node ids: two files that both say _:b0 mean two nodes.
+        quads = ox.parse(data, format=fmt, base_iri=path.resolve().as_uri(),
+                         rename_blank_nodes=True)
+        triples = list(dict.fromkeys(q.triple for q in quads))
+    except SyntaxError as exc:
+        reason = exc.msg.split(": ", 1)[-1] if exc.msg else str(exc)
+        if "LoadDocumentCallback" in reason:
+            reason = ("its JSON-LD @context is remote and ontoretrieve does not fetch it; "
+                      "inline the context in the file")
+        raise CatalogParseError(str(path), exc.lineno or 0, exc.offset or 0, reason) from exc
+    except ValueError as exc:
+        raise CatalogParseError(str(path), 0, 0, str(exc)) from exc
+    if not triples:
+        raise CatalogParseError(str(path), 0, 0, "the file holds no triple")
+    return ParsedFile(
+        path=path,
+        rdf_format=fmt,
+        file_digest=hashlib.sha256(data).hexdigest(),
+        triples=triples,
+        content_hash=graph_hash(triples),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """Which ontology a file holds."""
+
+    iri: str
+    derived: bool
+    version: str | None
+    warnings: list[str] = field(default_factory=list)
+
+
+def identify(triples: list[ox.Triple], name: str) -> Identity:
+    """The ontology IRI and version of a parsed file.
+
+    The IRI is the owl:Ontology subject; with several, the one no other
+    imports (then the smallest); with none, one derived from ``name``
+    (``vocab.derived_ontology_iri``) (the file's path without extension). The version is
+    owl:versionIRI, else owl:versionInfo.
+
+    >>> o = ox.NamedNode("http://x/o")
+    >>> t = [ox.Triple(o, RDF_TYPE_NODE, _ONTOLOGY), ox.Triple(o, _VERSION_INFO, ox.Literal("1.2"))]
+    >>> identify(t, "x")
+    Identity(iri='http://x/o', derived=False, version='1.2', warnings=[])
+    >>> identify([], "vocab/my onto").derived
+    True
+    """
+    headers = sorted(
+        {t.subject.value for t in triples
+         if t.predicate == RDF_TYPE_NODE and t.object == _ONTOLOGY
+         and isinstance(t.subject, ox.NamedNode)}
+    )
+    warnings: list[str] = []
+    if not headers:
+        return Identity(derived_ontology_iri(name), True, None)
+    chosen = headers[0]
+    if len(headers) > 1:
+        imported = {t.object.value for t in triples
+                    if t.predicate == _IMPORTS and isinstance(t.object, ox.NamedNode)}
+        roots = [h for h in headers if h not in imported] or headers
+        chosen = roots[0]
+        warnings.append(f"{len(headers)} owl:Ontology headers; using {chosen}")
+    subject = ox.NamedNode(chosen)
+    version: str | None = None
+    for predicate in (_VERSION_IRI, _VERSION_INFO):
+        values = sorted(t.object.value for t in triples
+                        if t.subject == subject and t.predicate == predicate
+                        and isinstance(t.object, ox.NamedNode | ox.Literal))
+        if values:
+            version = values[0]
+            break
+    return Identity(chosen, False, version, warnings)

@@ -1,0 +1,233 @@
+"""The ``config``, ``catalog``, ``index`` and ``seeds`` commands."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from ontoretrieve.catalog.store import Catalog
+from ontoretrieve.cli.common import (
+    AsJson,
+    ConfigFile,
+    DataDir,
+    TenantOption,
+    TextFileOption,
+    app,
+    catalog_app,
+    config_app,
+    errors_to_exit,
+    flatten,
+    index_app,
+    load_with_progress,
+    open_engine,
+    open_store,
+    out,
+    print_json,
+    print_load_report,
+    settings_from,
+    short,
+    sync_with_progress,
+    text_argument,
+)
+from ontoretrieve.index.build import index_status
+from ontoretrieve.query.seeder import SeedRetriever
+from ontoretrieve.settings import reference_names, setting_origins
+from ontoretrieve.settings.tenants import DEFAULT_TENANT, catalog_layers
+
+
+@config_app.command("show")
+def config_show(data_dir: DataDir = None, config: ConfigFile = None,
+                as_json: AsJson = False) -> None:
+    """Print every effective setting, where it came from and its reference name."""
+    with errors_to_exit():
+        settings = settings_from(data_dir, config)
+        origins = setting_origins(config, **({"data_dir": data_dir} if data_dir else {}))
+    references = {f"{g}.{f}": name for name, (g, f) in reference_names().items()}
+    values = flatten(settings.model_dump(mode="json"))
+    if as_json:
+        print_json({
+            "settings": settings.model_dump(mode="json"),
+            "origins": origins,
+            "reference_names": references,
+        })
+        return
+    table = Table("setting", "value", "from", "reference name")
+    for key, value in values.items():
+        origin = origins.get(key, "default")
+        style = "" if origin == "default" else "bold"
+        table.add_row(key, json.dumps(value), origin, references.get(key, ""), style=style)
+    out.print(table)
+
+
+@catalog_app.command("load")
+def catalog_load(
+    path: Annotated[Path, typer.Argument(help="An RDF file, or a folder searched recursively.")],
+    tenant: TenantOption = DEFAULT_TENANT,
+    data_dir: DataDir = None,
+    config: ConfigFile = None,
+    as_json: AsJson = False,
+) -> None:
+    """Load ontologies; unchanged files cost nothing, changed ones become new versions."""
+    with errors_to_exit():
+        settings = settings_from(data_dir, config)
+        with open_store(settings) as store:
+            catalog = Catalog.for_tenant(store, settings, tenant)
+            report = load_with_progress(catalog, path, show=not as_json)
+    if as_json:
+        print_json(report.model_dump(mode="json"))
+    else:
+        print_load_report(report)
+    if report.partial:
+        raise typer.Exit(1)
+
+
+@catalog_app.command("list")
+def catalog_list(
+    data_dir: DataDir = None,
+    config: ConfigFile = None,
+    include_inactive: Annotated[
+        bool, typer.Option("--all", help="Also superseded and removed versions.")] = False,
+    tenant: TenantOption = DEFAULT_TENANT,
+    as_json: AsJson = False,
+) -> None:
+    """List the catalog's ontology versions (with those of included catalogs)."""
+    with errors_to_exit():
+        settings = settings_from(data_dir, config)
+        with open_store(settings) as store:
+            catalog = Catalog.for_tenant(store, settings, tenant)
+            versions = catalog.versions(include_inactive=include_inactive)
+            state = catalog.last_load()
+    if as_json:
+        print_json({
+            "ontologies": [v.model_dump(mode="json") for v in versions],
+            "last_load": state.model_dump(mode="json") if state else None,
+        })
+        return
+    table = Table("ontology", "version", "triples", "status", "source", "hash")
+    for v in versions:
+        table.add_row(v.ontology_iri, short(v.version or "", 32), str(v.triple_count),
+                      v.status, short(v.source, 48, keep="end"), v.content_hash[:12])
+    out.print(table)
+    if state is None:
+        out.print("The catalog is empty: run [bold]ontoretrieve catalog load PATH[/].")
+    elif state.partial:
+        out.print(f"[yellow]The last load ({state.root}) was partial: "
+                  f"{state.failed_files} file(s) failed.[/]")
+
+
+@index_app.callback(invoke_without_command=True)
+def index(
+    ctx: typer.Context,
+    catalog: Annotated[Path | None, typer.Option(
+        "--catalog", help="Load this file or folder first (default: the configured "
+        "catalog.path when it exists).")] = None,
+    rebuild: Annotated[bool, typer.Option(
+        "--rebuild", help="Build a fresh index and switch to it when done.")] = False,
+    tenant: TenantOption = DEFAULT_TENANT,
+    data_dir: DataDir = None,
+    config: ConfigFile = None,
+    as_json: AsJson = False,
+) -> None:
+    """Sync the index with the catalog: only new or changed atoms are embedded."""
+    if ctx.invoked_subcommand is not None:
+        return
+    with errors_to_exit():
+        settings = settings_from(data_dir, config)
+        path = catalog
+        if path is None and tenant == DEFAULT_TENANT and Path(settings.catalog.path).exists():
+            path = Path(settings.catalog.path)
+        with open_engine(settings) as engine:
+            load_report, report = sync_with_progress(engine, path, rebuild, tenant,
+                                                      show=not as_json)
+    if as_json:
+        print_json({**report.model_dump(mode="json"),
+                     "catalog_load": load_report.model_dump(mode="json") if load_report
+                     else None})
+    else:
+        if load_report is not None:
+            print_load_report(load_report, brief=True)
+        out.print(
+            f"index {report.location}: {report.atoms_total} atoms; "
+            f"{report.atoms_embedded} embedded, {report.atoms_reused} reused, "
+            f"{report.atoms_deleted} deleted; ontologies +{report.ontologies_added} "
+            f"-{report.ontologies_removed} ={report.ontologies_unchanged}; pruning "
+            f"{report.pruning}; {report.seconds:.1f} s ({report.embed_seconds:.1f} s embedding)")
+    if load_report is not None and load_report.partial:
+        raise typer.Exit(1)
+
+
+@index_app.command("status")
+def index_status_command(data_dir: DataDir = None, config: ConfigFile = None,
+                         tenant: TenantOption = DEFAULT_TENANT,
+                         as_json: AsJson = False) -> None:
+    """Say what the index holds and whether it matches the catalog and the settings."""
+    with errors_to_exit():
+        settings = settings_from(data_dir, config)
+        with open_store(settings) as store:
+            status = index_status(settings, store, tenant)
+    if as_json:
+        print_json(status.model_dump(mode="json"))
+        return
+    if not status.exists:
+        out.print(f"No index yet ({status.catalog_versions} catalog versions): run "
+                  "[bold]ontoretrieve index[/].")
+        return
+    out.print(f"index {status.location} ({status.backend}): {status.atoms} atoms from "
+              f"{status.ontologies} ontology versions; updated {status.updated_at}")
+    if status.catalog_not_indexed:
+        out.print(f"[yellow]{status.catalog_not_indexed} catalog version(s) not indexed yet: "
+                  "run ontoretrieve index[/]")
+    if status.pending:
+        out.print(f"[yellow]an interrupted sync left {len(status.pending)} ontology version(s) "
+                  "pending: run ontoretrieve index[/]")
+    for key, (old, new) in status.fingerprint_differences.items():
+        out.print(f"[red]fingerprint differs: {key}: index {old!r}, settings {new!r}[/]")
+
+
+@app.command("seeds")
+def seeds_command(
+    text: Annotated[str | None, typer.Argument(help="The text to find terms for.")] = None,
+    file: TextFileOption = None,
+    limit: Annotated[int, typer.Option("--limit", help="Seeds to print (table only).")] = 20,
+    tenant: TenantOption = DEFAULT_TENANT,
+    data_dir: DataDir = None,
+    config: ConfigFile = None,
+    as_json: AsJson = False,
+) -> None:
+    """Rank the catalog terms a text is about (the query path up to the seeds)."""
+    with errors_to_exit():
+        body = text_argument(text, file)
+        settings = settings_from(data_dir, config)
+        catalog_layers(settings.tenants, tenant)
+        retriever = SeedRetriever.open(settings, tenant)
+        try:
+            result = retriever.seeds(body)
+        finally:
+            retriever.close()
+    if as_json:
+        print_json(result.model_dump(mode="json"))
+        return
+    table = Table("#", "term", "score", "evidence")
+    several = result.funnel.windows > 1
+    for rank, seed in enumerate(result.seeds[:limit], start=1):
+        lanes = " ".join(
+            (f"w{e['window']}:" if several else "") + f"{_LANE_SHORT[str(e['lane'])]}@{e['rank']}"
+            for e in seed.lanes[:4])
+        spans = " ".join(f'"{m["text"]}"' for m in seed.mentions[:2])
+        table.add_row(str(rank), short(seed.iri, 44, keep="end"), f"{seed.score:.3f}",
+                      " ".join(x for x in (lanes, spans) if x)
+                      or ", ".join(seed.notes) or seed.origin)
+    out.print(table)
+    funnel = result.funnel
+    out.print(f"{funnel.windows} windows, {funnel.fused_candidates} candidates, "
+              f"{funnel.final_seeds} seeds; "
+              + ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in result.seconds.items()))
+
+
+_LANE_SHORT = {"core": "core", "neighborhood": "nbhd", "bm25": "bm25", "mention": "mention"}
+
+

@@ -1,0 +1,199 @@
+"""What every ``ontoretrieve`` command shares: the Typer app, option types, consoles, helpers.
+
+Command modules import from here and register themselves on ``app``;
+nothing here imports a command module.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+from ontoretrieve.backends import TripleStore, open_triple_store
+from ontoretrieve.catalog.store import Catalog
+from ontoretrieve.engine import Engine
+from ontoretrieve.errors import OntoRetrieveError
+from ontoretrieve.index.sync import SyncReport
+from ontoretrieve.records import LoadReport
+from ontoretrieve.settings import Settings, load_settings
+
+app = typer.Typer(no_args_is_help=True, add_completion=False,
+                  help="Retrieve the slice of your ontologies that a text is about.")
+config_app = typer.Typer(no_args_is_help=True, help="Inspect the effective settings.")
+catalog_app = typer.Typer(no_args_is_help=True, help="Load and list catalog ontologies.")
+index_app = typer.Typer(help="Build or update the vector index from the catalog.")
+app.add_typer(config_app, name="config")
+app.add_typer(catalog_app, name="catalog")
+app.add_typer(index_app, name="index")
+
+out = Console(soft_wrap=True)  # never break paths and messages
+err = Console(stderr=True, soft_wrap=True)
+
+DataDir = Annotated[
+    Path | None,
+    typer.Option("--data-dir", envvar="ONTORETRIEVE_DATA_DIR",
+                 help="Where the embedded stores live (default .ontoretrieve)."),
+]
+ConfigFile = Annotated[
+    Path | None,
+    typer.Option("--config", envvar="ONTORETRIEVE_CONFIG",
+                 help="A TOML settings file (default ./ontoretrieve.toml if present)."),
+]
+AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON document.")]
+TextFileOption = Annotated[
+    Path | None, typer.Option("--file", help="Read the text from a file (instead of TEXT).")]
+TenantOption = Annotated[
+    str,
+    typer.Option("--tenant", envvar="ONTORETRIEVE_TENANT",
+                 help="The tenant whose catalog and index to use (declared under [tenants])."),
+]
+
+
+def settings_from(data_dir: Path | None, config: Path | None) -> Settings:
+    overrides: dict[str, Any] = {}
+    if data_dir is not None:
+        overrides["data_dir"] = data_dir
+    return load_settings(config, **overrides)
+
+
+@contextmanager
+def errors_to_exit() -> Iterator[None]:
+    try:
+        yield
+    except OntoRetrieveError as exc:
+        err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
+        raise typer.Exit(2) from None
+
+
+@contextmanager
+def open_engine(settings: Settings) -> Iterator[Engine]:
+    engine = Engine.open(settings)
+    try:
+        yield engine
+    finally:
+        engine.close()
+
+
+@contextmanager
+def open_store(settings: Settings) -> Iterator[TripleStore]:
+    store = open_triple_store(settings)
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+def print_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, default=str) + "\n")
+
+
+
+
+def text_argument(text: str | None, file: Path | None) -> str:
+    """The text given as an argument or with --file (exactly one of them)."""
+    if (text is None) == (file is None):
+        raise OntoRetrieveError("give the text as an argument or with --file, not both")
+    return text if text is not None else read_text(file)  # type: ignore[arg-type]
+
+
+def read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise OntoRetrieveError(f"cannot read {path}: {exc}") from exc
+
+
+def sync_with_progress(engine: Engine, path: Path | None, rebuild: bool, tenant: str, *,
+                        show: bool) -> tuple[LoadReport | None, SyncReport]:
+    if not show:
+        return engine.catalog_load(path, tenant=tenant, rebuild=rebuild)
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=err, transient=True) as progress:
+        task = progress.add_task("catalog", total=None, rate="")
+        started: dict[str, float] = {}
+
+        def on_file(file: Path, done: int, total: int) -> None:
+            progress.update(task, description=f"loading {file.name}", completed=done,
+                            total=total)
+
+        def on_sync(phase: str, done: int, total: int) -> None:
+            if phase not in started:
+                started[phase] = time.perf_counter()
+                progress.reset(task, total=total)
+            elapsed = max(time.perf_counter() - started[phase], 1e-6)
+            unit = "atoms" if phase == "embed" else "ontologies"
+            progress.update(task, description=f"{phase}", completed=done, total=total,
+                            rate=f"{done / elapsed:.0f} {unit}/s")
+
+        return engine.catalog_load(path, tenant=tenant, rebuild=rebuild,
+                                   load_progress=on_file, progress=on_sync)
+
+
+def load_with_progress(catalog: Catalog, path: Path, *, show: bool) -> LoadReport:
+    if not show:
+        return catalog.load(path)
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=err, transient=True) as progress:
+        task = progress.add_task("loading", total=None)
+
+        def advance(file: Path, done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total, description=file.name)
+
+        return catalog.load(path, progress=advance)
+
+
+def print_load_report(report: LoadReport, *, brief: bool = False) -> None:
+    out.print(
+        f"{report.root}: {len(report.added)} added, {len(report.updated)} updated, "
+        f"{len(report.unchanged)} unchanged, {len(report.removed)} removed, "
+        f"{len(report.failed)} failed in {report.seconds:.1f} s"
+    )
+    for version in [] if brief else report.added + report.updated:
+        out.print(f"  + {version.ontology_iri} ({version.triple_count} triples) "
+                  f"from {version.source}", highlight=False)
+    for version in report.removed:
+        out.print(f"  - {version.ontology_iri}: {version.source} is gone", highlight=False)
+    for problem in report.failed:
+        err.print(f"[red]  ! {escape(str(problem))}[/]", highlight=False)
+    for warning in report.warnings:
+        err.print(f"[yellow]  warning: {escape(warning)}[/]", highlight=False)
+    if report.partial:
+        err.print("[yellow]The load is partial: later steps will not treat missing "
+                  "ontologies as deleted.[/]")
+
+
+def short(text: str, width: int, keep: str = "start") -> str:
+    """One line of at most ``width`` characters, for table cells."""
+    text = " ".join(text.split())
+    if len(text) <= width:
+        return text
+    return "…" + text[-width + 1:] if keep == "end" else text[: width - 1] + "…"
+
+
+def flatten(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    flat: dict[str, Any] = {}
+    for key, value in data.items():
+        if isinstance(value, dict):
+            flat.update(flatten(value, f"{prefix}{key}."))
+        else:
+            flat[f"{prefix}{key}"] = value
+    return flat
+

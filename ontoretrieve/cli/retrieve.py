@@ -1,0 +1,144 @@
+"""``ontoretrieve retrieve``: the context for a text, building the index first when there is none.
+
+The graph goes to stdout (Turtle, JSON-LD, or one JSON document with
+everything); progress, the summary and ``--explain`` go to stderr, so stdout
+stays machine-readable.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from ontoretrieve.cli.common import (
+    AsJson,
+    ConfigFile,
+    DataDir,
+    TenantOption,
+    TextFileOption,
+    app,
+    err,
+    errors_to_exit,
+    open_engine,
+    print_json,
+    print_load_report,
+    settings_from,
+    short,
+    sync_with_progress,
+    text_argument,
+)
+from ontoretrieve.context.model import Context, Mode
+from ontoretrieve.engine import Engine
+from ontoretrieve.errors import OntoRetrieveError
+from ontoretrieve.index.build import tenant_dir
+from ontoretrieve.settings.tenants import DEFAULT_TENANT
+
+__all__ = ["retrieve_command"]
+
+_FORMATS = ("turtle", "jsonld", "json")
+
+
+@app.command("retrieve")
+def retrieve_command(
+    text: Annotated[str | None, typer.Argument(help="The text to build a context for.")] = None,
+    file: TextFileOption = None,
+    catalog: Annotated[Path | None, typer.Option(
+        "--catalog", help="Load this catalog file or folder and sync the index first.")] = None,
+    fmt: Annotated[str, typer.Option(
+        "--format", help="turtle, jsonld, or json (the whole result).")] = "turtle",
+    mode: Annotated[Mode, typer.Option("--mode", help="How the context is chosen.")
+                    ] = Mode.AUTO,
+    ontology: Annotated[list[str] | None, typer.Option(
+        "--ontology", help="An ontology IRI, file name, file stem or hash (repeat for "
+        "several): with --mode ontologies the whole of them, otherwise seeds come only "
+        "from them.")] = None,
+    max_tokens: Annotated[int | None, typer.Option(
+        "--max-tokens", min=1, help="The context's budget in prompt tokens (default: "
+        "context.base_tokens plus context.tokens_per_window per query window after the "
+        "first; counted as context.token_counter says).")] = None,
+    explain: Annotated[bool, typer.Option(
+        "--explain", help="Show why each term is in the context (on stderr).")] = False,
+    tenant: TenantOption = DEFAULT_TENANT,
+    data_dir: DataDir = None,
+    config: ConfigFile = None,
+    as_json: AsJson = False,
+) -> None:
+    """Build the ontology context a text is about."""
+    if as_json:
+        fmt = "json"
+    with errors_to_exit():
+        if fmt not in _FORMATS:
+            raise OntoRetrieveError(f"--format {fmt!r}: use one of {', '.join(_FORMATS)}")
+        body = text_argument(text, file)
+        if mode is Mode.ONTOLOGIES and not ontology:
+            raise OntoRetrieveError("--mode ontologies needs at least one --ontology")
+        settings = settings_from(data_dir, config)
+        with open_engine(settings) as engine:
+            _ensure_index(engine, catalog, tenant, show=fmt != "json")
+            context = engine.retrieve(body, tenant=tenant, mode=mode,
+                                      ontologies=ontology or (), max_tokens=max_tokens)
+    if fmt == "json":
+        print_json({**context.model_dump(mode="json", exclude={"ntriples"}),
+                     "turtle": context.serialize("turtle")})
+        return
+    graph = context.serialize("turtle" if fmt == "turtle" else "jsonld")
+    if graph:
+        typer.echo(graph.rstrip("\n"))
+    _summary(context)
+    if explain:
+        _explain(context)
+
+
+def _ensure_index(engine: Engine, catalog: Path | None, tenant: str, *, show: bool) -> None:
+    """Load ``catalog`` and sync; with none and no index yet, build from catalog.path."""
+    path = catalog
+    if path is None and not (tenant_dir(engine.settings, tenant) / "state.json").exists():
+        path = Path(engine.settings.catalog.path)
+        if tenant != DEFAULT_TENANT:
+            raise OntoRetrieveError(f"no index yet for tenant {tenant!r}: give --catalog PATH")
+        if not path.exists():
+            raise OntoRetrieveError(
+                f"no index yet and the catalog folder {path} does not exist: "
+                "give --catalog PATH or set catalog.path")
+        err.print(f"no index yet: building one from {path}")
+    if path is not None:
+        load_report, _ = sync_with_progress(engine, path, False, tenant, show=show)
+        if load_report is not None and show:
+            print_load_report(load_report, brief=True)
+
+
+def _summary(context: Context) -> None:
+    m = context.metrics
+    if context.diagnosis is not None:
+        err.print(f"[yellow]empty context: {context.diagnosis.value}[/]")
+    for warning in context.warnings:
+        err.print(f"[yellow]warning:[/] {escape(warning)}", highlight=False)
+    if m.degraded:
+        err.print(f"[yellow]degraded ({m.catalog_access_mode}):[/] {escape(m.degraded)}",
+                  highlight=False)
+    budget = (f", {m.context_tokens} of {m.token_budget} tokens"
+              if m.token_budget is not None else "")
+    err.print(f"{m.mode.value}: {len(context.seeds)} seeds -> {m.context_terms} terms, "
+              f"{m.context_triples} triples from {m.catalog_context_triples} "
+              f"({m.catalog_context_mode}){budget}; "
+              f"{context.seconds.get('total', 0) * 1000:.0f} ms", highlight=False)
+
+
+def _explain(context: Context) -> None:
+    seeds = Table("#", "seed", "score", "origin", "lanes", title="seeds in rank order")
+    for rank, seed in enumerate(context.seeds, start=1):
+        lanes = " ".join(f"{e['lane']}@{e['rank']}" for e in seed.lanes[:4])
+        seeds.add_row(str(rank), short(seed.iri, 50, keep="end"), f"{seed.score:.3f}",
+                      seed.origin, lanes)
+    err.print(seeds)
+    terms = Table("term", "step", "via", "ontology", title="context terms")
+    for evidence in context.evidence.values():
+        terms.add_row(short(evidence.iri, 50, keep="end"), evidence.step,
+                      short(evidence.via or "", 30, keep="end"),
+                      short(evidence.ontology_iri or "", 30, keep="end"))
+    err.print(terms)
+    err.print({k: v for k, v in context.metrics.subgraph.items() if v})

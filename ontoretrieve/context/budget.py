@@ -1,0 +1,518 @@
+"""Budgeted contexts: the subgraph stage's statements packed into prompt tokens by confidence.
+
+Pure. The subgraph stage (with its final pass) hands over a pool of
+statements that defines every catalog term it names; this stage keeps the
+part of it a token budget affords, in the order a prompt needs it:
+
+1. literals in other languages than ``context.languages`` go, and statements
+   that only repeat (the same text under "en" and "en-US", a comment equal to
+   the term's definition);
+2. each term splits into a **stub** (types, one label, symbols), a **shell**
+   (parents, domain and range, its first definition cut at a sentence
+   boundary, a few synonyms, links to seeds) and the **rest** (other
+   annotations, restrictions, conversion factors...);
+3. requests are granted in priority order while they fit: the stubs of the
+   seeds the text names strongly, then their shells; the same for seeds that
+   lanes agree on, then for seeds with a score alone; then the terms the
+   expansion reached, those linked to a better seed first; then the rests.
+   A request that does not fit is skipped, so a smaller later one may still
+   fit. Every request brings the stubs of the terms its statements name, so
+   the context never names a pool term it does not define;
+4. the Turtle of what was granted is counted with the caller's counter and
+   trimmed from the last request until it fits: the budget is a hard limit.
+
+>>> import pyoxigraph as ox
+>>> from ontoretrieve.settings.groups import ContextSettings
+>>> from ontoretrieve.rdf.graph_index import RoleTable
+>>> from ontoretrieve.rdf.vocab import RDFS_LABEL_NODE as L
+>>> a, b = ox.NamedNode("http://x/a"), ox.NamedNode("http://x/b")
+>>> pool = [(a, L, ox.Literal("alpha", language="en")), (a, L, ox.Literal("Alpha", language="de")),
+...         (b, L, ox.Literal("beta"))]
+>>> words = lambda text: len(text.split())
+>>> out = pack(pool, [("http://x/a", 0)], 100, words, ContextSettings(), RoleTable.default())
+>>> [o.value for _, _, o in out.statements]
+['alpha', 'beta']
+>>> out.tokens <= 100, out.languages_dropped
+(True, 1)
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import pyoxigraph as ox
+
+from ontoretrieve.context.model import serialize_triples, used_prefixes
+from ontoretrieve.context.tokens import TokenCounter, estimate_tokens
+from ontoretrieve.rdf.graph_index import (
+    Node,
+    Role,
+    RoleTable,
+    Statement,
+    blank_tree,
+    is_standard,
+    role_of,
+)
+from ontoretrieve.rdf.vocab import NAME_PREDICATES, OBO_SYNONYMS, RDFS_COMMENT
+from ontoretrieve.settings.groups import ContextSettings
+
+__all__ = ["Packed", "cut_definition", "keep_languages", "pack", "split_term"]
+
+NOT_A_SEED = 3
+"""The tier of a pool term no seed rule chose (the expansion reached it)."""
+
+_SYNONYMS = frozenset(OBO_SYNONYMS)
+_SHELL_LINKS = 3
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
+
+
+@dataclass
+class Packed:
+    """The statements a budget kept, and what it cost."""
+
+    statements: list[Statement]
+    tokens: int
+    """Of the kept statements' Turtle, by the caller's counter."""
+    budget: int
+    truncated: bool
+    """Some statements of the pool (after the language filter) were left out."""
+    languages_dropped: int = 0
+    repeats_dropped: int = 0
+    definitions_cut: int = 0
+    seeds_stubbed: int = 0
+    """Seeds kept with their stub only (no parent, definition or synonym)."""
+    seeds_left_out: int = 0
+
+
+@dataclass
+class _Term:
+    stub: list[Statement] = field(default_factory=list)
+    shell: list[Statement] = field(default_factory=list)
+    rest: list[Statement] = field(default_factory=list)
+
+
+def pack(statements: Sequence[Statement], seeds: Sequence[tuple[str, int]], budget: int,
+         count_tokens: TokenCounter, settings: ContextSettings, roles: RoleTable) -> Packed:
+    """The pool's statements that fit ``budget`` tokens, spent by confidence.
+
+    ``seeds`` are (IRI, tier) in rank order: tier 0 named strongly by the text,
+    1 lanes agree or an exact rule matched, 2 a score alone.
+    """
+    if budget < 1:
+        raise ValueError(f"a token budget must be at least 1, not {budget}")
+    kept_languages, dropped = keep_languages(statements, settings, roles)
+    unique, repeats = drop_repeats(kept_languages, roles)
+    blanks = _blank_closures(unique)
+    subjects = list(dict.fromkeys(s for s, _, _ in unique if isinstance(s, ox.NamedNode)))
+    tiers: dict[str, int] = {}
+    for iri, tier in seeds:  # rank order; an IRI seeded twice keeps its first (best) rank
+        tiers.setdefault(iri, tier)
+    seed_set = {ox.NamedNode(iri) for iri in tiers}
+    cut = _DefinitionCutter(settings.definition_tokens)
+    own: dict[ox.NamedNode, list[Statement]] = {s: [] for s in subjects}
+    for t in unique:
+        if isinstance(t[0], ox.NamedNode):
+            own[t[0]].append(t)
+    linkable = seed_set | set(subjects)
+    terms = {s: split_term(s, own[s], blanks, roles, settings, linkable, cut)
+             for s in subjects}
+    requests = _requests(terms, subjects, tiers)
+    prefixes = used_prefixes([ox.Triple(*t) for t in unique])
+    kept, tokens = _grant_and_fit(terms, requests, budget, count_tokens, prefixes)
+    kept_set = set(kept)
+    seed_nodes = [ox.NamedNode(iri) for iri in tiers]
+    stubbed = sum(1 for s in seed_nodes if s in terms and any(t in kept_set for t in terms[s].stub)
+                  and not any(t in kept_set for t in terms[s].shell))
+    left_out = sum(1 for s in seed_nodes if s in terms
+                   and not any(t in kept_set for t in terms[s].stub))
+    return Packed(kept, tokens, budget, truncated=len(kept) < len(unique),
+                  languages_dropped=dropped, repeats_dropped=repeats,
+                  definitions_cut=cut.cut, seeds_stubbed=stubbed, seeds_left_out=left_out)
+
+
+# -- 1. languages and repeats -------------------------------------------------------------
+
+
+def keep_languages(statements: Sequence[Statement], settings: ContextSettings,
+                   roles: RoleTable) -> tuple[list[Statement], int]:
+    """Statements whose literal is in an accepted language, and how many were dropped.
+
+    A term whose every label is in another language keeps its first label, so
+    no term of the pool goes unnamed.
+    """
+    if settings.every_language:
+        return list(statements), 0
+    accepted = {lang.casefold() for lang in settings.languages}
+    named: set[object] = set()
+    for s, p, o in statements:
+        if _accepted(o, accepted) and role_of(p, o, roles) is Role.LABEL:
+            named.add(s)
+    kept, dropped, fallback = [], 0, set()
+    for t in statements:
+        s, p, o = t
+        if _accepted(o, accepted):
+            kept.append(t)
+        elif s not in named and s not in fallback and role_of(p, o, roles) is Role.LABEL:
+            fallback.add(s)
+            kept.append(t)
+        else:
+            dropped += 1
+    return kept, dropped
+
+
+def _accepted(term: object, accepted: set[str]) -> bool:
+    if not isinstance(term, ox.Literal) or not term.language:
+        return not isinstance(term, ox.Literal) or "" in accepted
+    tag = term.language.casefold()
+    return tag in accepted or tag.split("-")[0] in accepted
+
+
+def drop_repeats(statements: Sequence[Statement], roles: RoleTable
+                 ) -> tuple[list[Statement], int]:
+    """Without statements that only repeat: the same literal text for the same subject
+    and predicate (in another language variant or case), or a comment whose text is
+    another description of the term."""
+    seen: set[tuple[object, object, str]] = set()
+    described: dict[object, set[str]] = {}
+    for s, p, o in statements:
+        if (isinstance(o, ox.Literal) and p.value != RDFS_COMMENT
+                and role_of(p, o, roles) is Role.DESCRIPTION):
+            described.setdefault(s, set()).add(_plain(o.value))
+    kept, repeats = [], 0
+    for t in statements:
+        s, p, o = t
+        if isinstance(o, ox.Literal):
+            key = (s, p, _plain(o.value))
+            if key in seen or (p.value == RDFS_COMMENT and key[2] in described.get(s, ())):
+                repeats += 1
+                continue
+            seen.add(key)
+        kept.append(t)
+    return kept, repeats
+
+
+def _plain(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+# -- 2. stub, shell and rest of a term ----------------------------------------------------
+
+
+def split_term(subject: ox.NamedNode, own: Sequence[Statement],
+               blanks: Mapping[Node, list[Statement]], roles: RoleTable,
+               settings: ContextSettings, linkable: set[ox.NamedNode],
+               cut: _DefinitionCutter | None = None) -> _Term:
+    """One term's statements as stub, shell and rest (blank-node trees travel whole).
+
+    The shell holds the first ``_SHELL_LINKS`` links to ``linkable`` terms (the
+    pool's: a unit's quantity kind, a property's inverse).
+
+    >>> from ontoretrieve.settings.groups import ContextSettings
+    >>> from ontoretrieve.rdf.vocab import RDFS_LABEL_NODE as L
+    >>> t = ox.NamedNode("http://x/t")
+    >>> part = split_term(t, [(t, L, ox.Literal("t")), (t, L, ox.Literal("tee"))], {},
+    ...                   RoleTable.default(), ContextSettings(), set())
+    >>> len(part.stub), len(part.shell), len(part.rest)
+    (1, 1, 0)
+    """
+    term = _Term()
+    labels = sorted((t for t in own if role_of(t[1], t[2], roles) is Role.LABEL),
+                    key=lambda t: _name_rank(t[1].value))
+    synonyms = links = 0
+    described = False
+    for t in own:
+        _, p, o = t
+        role = role_of(p, o, roles)
+        tree = blanks.get(o, []) if isinstance(o, ox.BlankNode) else []
+        if role is Role.LABEL:
+            if labels and t == labels[0]:
+                term.stub.append(t)
+            elif synonyms < settings.synonyms:
+                term.shell.append(t)
+                synonyms += 1
+            else:
+                term.rest.append(t)
+        elif role in (Role.TYPE, Role.SYMBOL) and not tree:
+            term.stub.append(t)
+        elif role in (Role.HIERARCHY, Role.DOMAIN_RANGE) and isinstance(o, ox.NamedNode):
+            term.shell.append(t)
+        elif role is Role.DESCRIPTION and not described and isinstance(o, ox.Literal):
+            described = True
+            term.shell.append(cut(t) if cut else t)
+        elif p.value in _SYNONYMS and synonyms < settings.synonyms:
+            term.shell.append(t)
+            synonyms += 1
+        elif role is Role.LINK and o in linkable and o != subject and links < _SHELL_LINKS:
+            term.shell.append(t)
+            links += 1
+        else:
+            term.rest.append(t)
+            term.rest.extend(tree)
+    return term
+
+
+def _name_rank(predicate: str) -> int:
+    return NAME_PREDICATES.index(predicate) if predicate in NAME_PREDICATES else len(
+        NAME_PREDICATES)
+
+
+def _blank_closures(statements: Sequence[Statement]) -> dict[Node, list[Statement]]:
+    """Each blank node's statements with those of the blank nodes under it."""
+    by_subject: dict[Node, list[Statement]] = {}
+    for t in statements:
+        if isinstance(t[0], ox.BlankNode):
+            by_subject.setdefault(t[0], []).append(t)
+    return {node: blank_tree(node, by_subject) for node in by_subject}
+
+
+class _DefinitionCutter:
+    """Definitions over the share cut at a sentence boundary (a word one when the first
+    sentence alone is too long), with an ellipsis saying so."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.cut = 0
+
+    def __call__(self, statement: Statement) -> Statement:
+        s, p, o = statement
+        assert isinstance(o, ox.Literal)
+        text = cut_definition(o.value, self.limit)
+        if text == o.value:
+            return statement
+        self.cut += 1
+        if o.language:
+            return (s, p, ox.Literal(text, language=o.language))
+        return (s, p, ox.Literal(text, datatype=o.datatype))
+
+
+def cut_definition(text: str, limit: int, count: TokenCounter = estimate_tokens) -> str:
+    """``text`` within ``limit`` tokens: whole sentences while they fit, "…" when cut.
+
+    >>> cut_definition("One. Two three four. Five.", 4, lambda t: len(t.split()))
+    'One. …'
+    >>> cut_definition("Short.", 5, lambda t: len(t.split()))
+    'Short.'
+    """
+    if count(text) <= limit:
+        return text
+    kept = ""
+    for sentence in _SENTENCE_END.split(text):
+        candidate = f"{kept} {sentence}".strip()
+        if count(candidate + " …") > limit:
+            break
+        kept = candidate
+    if not kept:  # the first sentence alone is too long: whole words while they fit
+        for word in text.split():
+            candidate = f"{kept} {word}".strip()
+            if count(candidate + " …") > limit:
+                break
+            kept = candidate
+    return f"{kept} …"
+
+
+# -- 3. requests in priority order --------------------------------------------------------
+
+
+def _requests(terms: Mapping[ox.NamedNode, _Term], subjects: Sequence[ox.NamedNode],
+              tiers: Mapping[str, int]) -> list[list[Statement]]:
+    """Stubs then shells per seed tier, then the reached terms (best-linked first), then
+    every rest."""
+    seeds = [ox.NamedNode(iri) for iri in tiers if ox.NamedNode(iri) in terms]
+    requests: list[list[Statement]] = []
+    for tier in range(NOT_A_SEED):
+        of_tier = [s for s in seeds if tiers[s.value] == tier]
+        requests.extend(terms[s].stub for s in of_tier)
+        requests.extend(terms[s].shell for s in of_tier)
+    others = [s for s in subjects if s.value not in tiers]
+    link_tier = _link_tiers(terms, tiers)
+    others.sort(key=lambda s: link_tier.get(s, NOT_A_SEED))  # stable: pool order within
+    for s in others:
+        requests.append(terms[s].stub + _links_to_seeds(terms[s], tiers))
+    requests.extend(terms[s].shell for s in others)
+    requests.extend(terms[s].rest for s in seeds + others)
+    return [r for r in requests if r]
+
+
+def _link_tiers(terms: Mapping[ox.NamedNode, _Term], tiers: Mapping[str, int]
+                ) -> dict[ox.NamedNode, int]:
+    """The best tier of a seed each non-seed term shares a statement with."""
+    best: dict[ox.NamedNode, int] = {}
+    for subject, term in terms.items():
+        for _, _, o in term.stub + term.shell + term.rest:
+            if not isinstance(o, ox.NamedNode) or o not in terms:
+                continue
+            if subject.value in tiers and o.value not in tiers:
+                best[o] = min(best.get(o, NOT_A_SEED), tiers[subject.value])
+            elif o.value in tiers and subject.value not in tiers:
+                best[subject] = min(best.get(subject, NOT_A_SEED), tiers[o.value])
+    return best
+
+
+def _links_to_seeds(term: _Term, tiers: Mapping[str, int]) -> list[Statement]:
+    """The term's own statements naming a seed (never part of a blank-node tree)."""
+    return [t for t in term.shell + term.rest if isinstance(t[0], ox.NamedNode)
+            and isinstance(t[2], ox.NamedNode) and t[2].value in tiers]
+
+
+def _grant_and_fit(terms: Mapping[ox.NamedNode, _Term], requests: Sequence[list[Statement]],
+                   budget: int, count_tokens: TokenCounter, prefixes: Mapping[str, str]
+                   ) -> tuple[list[Statement], int]:
+    """Grant by estimated cost, fit by the real count; when the estimate was pessimistic
+    (the real count is well under the budget and requests were refused), grant again
+    against a budget scaled by how far off it was."""
+    costs = _Costs(prefixes)
+    internal = budget
+    best: tuple[list[Statement], int] = ([], 0)
+    for _ in range(_ROUNDS):
+        granter = _Granter(terms, internal, costs)
+        refused = 0
+        in_a_row = 0
+        for request in requests:
+            if granter.ask(request):
+                in_a_row = 0
+                continue
+            refused += 1
+            in_a_row += 1
+            if in_a_row >= _GIVE_UP or granter.spent >= internal - _SMALLEST:
+                break  # the budget is spent: the rest of the (long) tail would not fit
+        kept, tokens = _fit_exactly(granter.grants, budget, count_tokens)
+        if len(kept) > len(best[0]):
+            best = (kept, tokens)
+        if not refused or tokens >= _FULL_ENOUGH * budget or not granter.spent:
+            break
+        internal = int(internal * budget / max(tokens, 1))
+    return best
+
+
+_ROUNDS = 3
+_GIVE_UP = 48
+"""Refusals in a row after which the tail of requests is not asked."""
+_SMALLEST = 6
+"""About the fewest tokens any statement costs."""
+_FULL_ENOUGH = 0.95
+"""A context within 5 % of its budget is not granted again."""
+
+
+class _Granter:
+    """Grants requests while their estimated cost fits, with the stubs they need."""
+
+    def __init__(self, terms: Mapping[ox.NamedNode, _Term], budget: int,
+                 costs: _Costs) -> None:
+        self.terms = terms
+        self.budget = budget
+        self.costs = costs
+        self.spent = 0
+        self.kept: set[Statement] = set()
+        self.subjects: set[object] = set()
+        self.stubbed: set[object] = set()
+        """Terms whose stub is granted: nothing more to pull in for them."""
+        self.grants: list[list[Statement]] = []
+
+    def ask(self, request: Sequence[Statement]) -> bool:
+        needed, stubs = self._with_stubs(request)
+        if not needed:
+            return True
+        new_subjects = {t[0] for t in needed} - self.subjects
+        cost = sum(self.costs.body(t) for t in needed) + sum(
+            self.costs.subject(s) for s in new_subjects)
+        if self.spent + cost > self.budget:
+            return False
+        self.spent += cost
+        self.kept.update(needed)
+        self.subjects |= new_subjects
+        self.stubbed |= stubs
+        self.grants.append(needed)
+        return True
+
+    def _with_stubs(self, request: Sequence[Statement]
+                    ) -> tuple[list[Statement], set[object]]:
+        """The request's statements not yet granted, with the stubs of the pool terms they
+        name (and those the stubs name: a type that is itself a pool term)."""
+        needed: dict[Statement, None] = {}
+        pulled: set[object] = set()
+        frontier = deque(request)  # first in, first out: a term's type before its label
+        while frontier:
+            t = frontier.popleft()
+            if t in self.kept or t in needed:
+                continue
+            needed[t] = None
+            for node in (t[0], t[2]):
+                if node in self.stubbed or node in pulled or not isinstance(node, ox.NamedNode):
+                    continue
+                term = self.terms.get(node)
+                if term is not None and not is_standard(node):
+                    pulled.add(node)
+                    frontier.extend(term.stub)
+        return list(needed), pulled
+
+
+class _Costs:
+    """Estimated Turtle tokens per statement and per subject line, each worked out once."""
+
+    def __init__(self, prefixes: Mapping[str, str]) -> None:
+        self.by_namespace = {ns: prefix for prefix, ns in prefixes.items()}
+        self._bodies: dict[Statement, int] = {}
+        self._subjects: dict[object, int] = {}
+
+    def body(self, statement: Statement) -> int:
+        cost = self._bodies.get(statement)
+        if cost is None:
+            _, p, o = statement
+            cost = estimate_tokens(f"    {self._short(p)} {self._short(o)} ;\n")
+            self._bodies[statement] = cost
+        return cost
+
+    def subject(self, node: object) -> int:
+        cost = self._subjects.get(node)
+        if cost is None:
+            cost = estimate_tokens(self._short(node) + "\n")
+            self._subjects[node] = cost
+        return cost
+
+    def _short(self, term: object) -> str:
+        if isinstance(term, ox.NamedNode):
+            iri = term.value
+            cut = max(iri.rfind("#"), iri.rfind("/")) + 1
+            prefix = self.by_namespace.get(iri[:cut])
+            return f"{prefix}:{iri[cut:]}" if prefix is not None else f"<{iri}>"
+        if isinstance(term, ox.Literal):
+            tag = f"@{term.language}" if term.language else ""
+            return f'"{term.value}"{tag}'
+        return "[]"
+
+
+# -- 4. the exact count -------------------------------------------------------------------
+
+
+def _fit_exactly(grants: Sequence[Sequence[Statement]], budget: int,
+                 count_tokens: TokenCounter) -> tuple[list[Statement], int]:
+    """The longest prefix of the grants whose Turtle the caller's counter fits in budget."""
+
+    def measured(n: int) -> tuple[list[Statement], int]:
+        statements = _by_subject([t for grant in grants[:n] for t in grant])
+        text = serialize_triples([ox.Triple(*t) for t in statements], "turtle")
+        return statements, count_tokens(text) if text else 0
+
+    statements, tokens = measured(len(grants))
+    if tokens <= budget:
+        return statements, tokens
+    low, high = 0, len(grants) - 1  # the largest n that fits lies in [low, high]
+    while low < high:
+        middle = (low + high + 1) // 2
+        if measured(middle)[1] <= budget:
+            low = middle
+        else:
+            high = middle - 1
+    return measured(low)
+
+
+def _by_subject(statements: Sequence[Statement]) -> list[Statement]:
+    """Statements grouped by subject, subjects in first-granted order: Turtle then writes
+    each subject once."""
+    groups: dict[object, list[Statement]] = {}
+    for t in statements:
+        groups.setdefault(t[0], []).append(t)
+    return [t for group in groups.values() for t in group]

@@ -1,0 +1,201 @@
+"""The growing subgraph: admitted statements, why each subject is in, and the metrics.
+
+Shared by ``subgraph`` (which spends the budget) and ``final_pass`` (which
+completes and prunes what was admitted), so neither imports the other's
+algorithm. A statement whose object is a blank node is admitted together with
+the blank node's own statements (a restriction is all or nothing).
+
+>>> import pyoxigraph as ox
+>>> from ontoretrieve.rdf.graph_index import GraphIndex, RoleTable, WorkingGraph
+>>> x = lambda s: ox.NamedNode("http://x/" + s)
+>>> g = WorkingGraph([GraphIndex("h", [ox.Triple(x("A"), x("p"), x("B"))])])
+>>> builder = Builder(g, RoleTable.default(), limit=10)
+>>> builder.take(builder.statements_of(x("A")), quota=5, step="seed", via=None)
+1
+>>> builder.origin[x("A")].step, builder.left
+('seed', 9)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TypeGuard
+
+import pyoxigraph as ox
+
+from ontoretrieve.rdf.graph_index import (
+    Node,
+    RoleTable,
+    Statement,
+    WorkingGraph,
+    is_standard,
+    role_of,
+)
+from ontoretrieve.rdf.vocab import INCOMING_SCHEMA_PREDICATES, nodes
+
+__all__ = [
+    "MAX_BLANK_CLOSURE",
+    "Admission",
+    "Builder",
+    "Subgraph",
+    "SubgraphMetrics",
+    "expandable",
+    "prune_orphan_blank_nodes",
+]
+
+MAX_BLANK_CLOSURE = 64
+"""A blank-node structure larger than this (a huge list) is not admitted."""
+
+_INCOMING = nodes(INCOMING_SCHEMA_PREDICATES)
+
+
+@dataclass(frozen=True, slots=True)
+class Admission:
+    """Why a subject is in the context: the step and the seed it grew from."""
+
+    step: str
+    """seed (its own statements), shell, expansion, link, stub, repair, small_module."""
+    via: str | None
+
+
+@dataclass(slots=True)
+class SubgraphMetrics:
+    budget: int
+    property_triples: int = 0
+    shell_triples: int = 0
+    expansion_triples: int = 0
+    hub_seeds: int = 0
+    seeds_not_in_graph: int = 0
+    budget_bound: bool = False
+    links_restored: int = 0
+    stubs_added: int = 0
+    references_dropped: int = 0
+    restrictions_pruned: int = 0
+    generic_types_pruned: int = 0
+    connectivity_repaired: int = 0
+    components_dropped: int = 0
+    disconnected_pruned: int = 0
+    orphan_blank_nodes_pruned: int = 0
+
+
+@dataclass(slots=True)
+class Subgraph:
+    statements: list[Statement]
+    origin: dict[Node, Admission]
+    metrics: SubgraphMetrics
+
+
+@dataclass(slots=True)
+class Builder:
+    graph: WorkingGraph
+    roles: RoleTable
+    limit: int
+    kept: dict[Statement, None] = field(default_factory=dict)
+    origin: dict[Node, Admission] = field(default_factory=dict)
+    _keys: dict[object, str] = field(default_factory=dict)
+
+    @property
+    def left(self) -> int:
+        return self.limit - len(self.kept)
+
+    def unit(self, statement: Statement) -> list[Statement] | None:
+        """The statement and its blank-node closure not kept yet; None when too large."""
+        found = [statement] if statement not in self.kept else []
+        stack = [statement[2]]
+        seen: set[Node] = set()
+        while stack:
+            node = stack.pop()
+            if not isinstance(node, ox.BlankNode) or node in seen:
+                continue
+            seen.add(node)
+            for p, o in self.graph.out(node):
+                inner: Statement = (node, p, o)
+                if inner not in self.kept:
+                    found.append(inner)
+                stack.append(o)
+            if len(found) > MAX_BLANK_CLOSURE:
+                return None
+        return found
+
+    def admit(self, unit: Sequence[Statement], step: str, via: str | None) -> None:
+        for statement in unit:
+            self.kept[statement] = None
+            subject = statement[0]
+            if subject not in self.origin:
+                self.origin[subject] = Admission(step, via)
+
+    def take(self, candidates: Sequence[Statement], quota: int, step: str,
+             via: str | None, *, by_role: bool = True) -> int:
+        """Admit a level whole when it fits, else by schema role; return triples spent.
+
+        With ``by_role`` off, a level that does not fit is admitted in the
+        given order (schema shells: nearest ancestors first).
+        """
+        units = [u for u in (self.unit(c) for c in candidates) if u]
+        total = sum(len(u) for u in units)
+        quota = min(quota, self.left)
+        if total <= quota:
+            for u in units:
+                self.admit(u, step, via)
+            return total
+        spent = 0
+        # Stores list triples in different orders: sort by content, so a binding quota
+        # picks the same statements on every store.
+        ordered = sorted(units, key=lambda u: (role_of(u[0][1], u[0][2], self.roles),
+                                               self.stable_key(u[0]))) if by_role else units
+        for u in ordered:
+            u = [s for s in u if s not in self.kept]  # an earlier unit may share a blank node
+            if u and spent + len(u) <= quota:
+                self.admit(u, step, via)
+                spent += len(u)
+        return spent
+
+    def statements_of(self, node: Node) -> list[Statement]:
+        """Own statements, plus schema statements pointing at it from named terms."""
+        own: list[Statement] = [(node, p, o) for p, o in self.graph.out(node)]
+        incoming: list[Statement] = [
+            (s, p, node) for s, p in self.graph.incoming(node)
+            if p in _INCOMING and isinstance(s, ox.NamedNode)]
+        return own + incoming
+
+    def stable_key(self, statement: Statement) -> tuple[str, str, str]:
+        """An order that does not depend on the store: blank nodes by their content.
+
+        Stores return triples in different orders and label blank nodes
+        differently; a binding quota must pick the same statements on each.
+        """
+        return tuple(self._content(term) for term in statement)  # type: ignore[return-value]
+
+    def _content(self, term: object) -> str:
+        key = self._keys.get(term)
+        if key is None:
+            if isinstance(term, ox.BlankNode):
+                key = "_:" + " ".join(sorted(
+                    f"{p.value} {'_' if isinstance(o, ox.BlankNode) else o}"
+                    for p, o in self.graph.out(term)))
+            else:
+                key = str(term)
+            self._keys[term] = key
+        return key
+
+
+def expandable(node: object, graph: WorkingGraph) -> TypeGuard[ox.NamedNode]:
+    return (isinstance(node, ox.NamedNode) and not is_standard(node)
+            and node not in graph.headers and graph.describes(node))
+
+
+
+def prune_orphan_blank_nodes(kept: dict[Statement, None]) -> int:
+    pruned = 0
+    while True:
+        referenced = {o for _, _, o in kept if isinstance(o, ox.BlankNode)}
+        orphans = [st for st in kept if isinstance(st[0], ox.BlankNode)
+                   and st[0] not in referenced]
+        if not orphans:
+            return pruned
+        pruned += len({st[0] for st in orphans})
+        for st in orphans:
+            del kept[st]
+
+

@@ -1,0 +1,247 @@
+"""The result of a retrieval: the context graph, its evidence, metrics and snapshot record.
+
+Pure records and serialization. The graph travels as N-Triples text, so the
+record serializes the same way on every surface; ``triples()``, ``serialize``
+and ``graph()`` give it back as pyoxigraph triples, Turtle / JSON-LD /
+N-Triples text (binding only the prefixes the triples use) and an rdflib Graph.
+
+>>> import pyoxigraph as ox
+>>> from ontoretrieve.rdf.vocab import RDFS_LABEL_NODE, SKOS_CONCEPT
+>>> t = ox.Triple(ox.NamedNode(SKOS_CONCEPT), RDFS_LABEL_NODE, ox.Literal("c"))
+>>> print(serialize_triples([t], "turtle").strip())  # doctest: +ELLIPSIS
+@prefix rdfs: <...> .
+@prefix skos: <...> .
+skos:Concept rdfs:label "c" .
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from enum import StrEnum
+from typing import TYPE_CHECKING, Literal
+
+import pyoxigraph as ox
+from pydantic import BaseModel, ConfigDict
+
+from ontoretrieve.rdf.vocab import WELL_KNOWN_PREFIXES
+from ontoretrieve.records import SeedEvidence, SeedFunnel
+
+if TYPE_CHECKING:
+    import rdflib
+
+__all__ = [
+    "Context",
+    "ContextMetrics",
+    "Diagnosis",
+    "Mode",
+    "OntologyRef",
+    "OutputFormat",
+    "Snapshot",
+    "TermEvidence",
+    "serialize_triples",
+]
+
+OutputFormat = Literal["turtle", "jsonld", "ntriples"]
+_FORMATS: dict[str, ox.RdfFormat] = {
+    "turtle": ox.RdfFormat.TURTLE, "jsonld": ox.RdfFormat.JSON_LD,
+    "ntriples": ox.RdfFormat.N_TRIPLES,
+}
+
+
+class Mode(StrEnum):
+    """How the context is chosen (beyond.md 12)."""
+
+    AUTO = "auto"
+    """The whole catalog when it fits ONTOLOGY_CONTEXT_MAX_TRIPLES, else vector."""
+    VECTOR = "vector"
+    """Windows, lanes, fusion, seeds and the induced subgraph (retrieval.md)."""
+    FULL = "full"
+    """The whole catalog, capped."""
+    ONTOLOGIES = "ontologies"
+    """Named ontologies whole, capped."""
+    LEXICAL = "lexical"
+    """Seeds from exact label and symbol matches only (no embedding), then the subgraph."""
+
+
+class Diagnosis(StrEnum):
+    """Why a context is empty (beyond.md 9): never a context of noise."""
+
+    NO_TEXT = "no_text"
+    CATALOG_EMPTY = "catalog_empty"
+    NO_HIT_ABOVE_FLOOR = "no_hit_above_floor"
+    NO_LEXICAL_MATCH = "no_lexical_match"
+    SEEDS_NOT_IN_CATALOG = "seeds_not_in_catalog"
+    NO_SUCH_ONTOLOGY = "no_such_ontology"
+    STORE_UNREACHABLE = "store_unreachable"
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class OntologyRef(_Record):
+    ontology_iri: str
+    version: str | None
+    content_hash: str
+    source: str | None = None
+
+
+class Snapshot(_Record):
+    """What the context was cut from and what a proposal from this unit may change."""
+
+    cut_from: list[OntologyRef]
+    writable: list[OntologyRef]
+    """Ontologies the text matched directly (a retrieved seed); the rest is read-only."""
+
+
+class TermEvidence(_Record):
+    """Why one term (a subject of the context) is there."""
+
+    iri: str
+    step: str
+    """retrieved, lexical_trigger, unit_signal (the seed rules); type_promotion,
+    schema_closure (seed closures); shell, expansion, link, stub, repair,
+    small_module (the subgraph); full, ontologies (whole-catalog modes);
+    atoms_fallback (the store was unreachable)."""
+    via: str | None = None
+    """The seed whose expansion or closure brought the term in."""
+    ontology_iri: str | None = None
+    ontology_version: str | None = None
+    ontology_hash: str | None = None
+    score: float | None = None
+
+
+class ContextMetrics(_Record):
+    """The funnel of one retrieval, stage by stage."""
+
+    mode: Mode
+    seeds: SeedFunnel | None = None
+    seed_terms: int = 0
+    promoted_types: int = 0
+    schema_closure_added: int = 0
+    expanded_ontology_iris: list[str] = []
+    versions_relaxed: int = 0
+    catalog_access_mode: str = "sparql"
+    catalog_context_mode: str = "merged_catalog"
+    catalog_context_triples: int = 0
+    catalog_graph_cache_hits: int = 0
+    catalog_graph_cache_misses: int = 0
+    catalog_merge_cache_hits: int = 0
+    catalog_merge_cache_misses: int = 0
+    subgraph: dict[str, int | bool] = {}
+    small_modules: list[str] = []
+    small_module_triples: int = 0
+    context_triples: int = 0
+    context_terms: int = 0
+    truncated: bool = False
+    token_budget: int | None = None
+    """The budget in prompt tokens the context was packed into (None: no budget)."""
+    context_tokens: int | None = None
+    """Tokens of the context's Turtle, by the counter the budget was measured in."""
+    budget: dict[str, int] = {}
+    """What spending the budget dropped: languages_dropped, repeats_dropped,
+    definitions_cut, seeds_stubbed (seeds with their stub only), seeds_left_out."""
+    degraded: str | None = None
+    """Why a fallback was taken (the store's error), when one was."""
+
+
+class Context(BaseModel):
+    """The slice of the catalog a text is about, with everything needed to trust it."""
+
+    mode: Mode
+    ntriples: str
+    terms: list[str]
+    """Named subjects of the context, in the order they were admitted."""
+    seeds: list[SeedEvidence]
+    """The final seeds in rank order."""
+    evidence: dict[str, TermEvidence]
+    snapshot: Snapshot
+    metrics: ContextMetrics
+    diagnosis: Diagnosis | None = None
+    warnings: list[str] = []
+    seconds: dict[str, float] = {}
+
+    @property
+    def empty(self) -> bool:
+        return not self.ntriples
+
+    def triples(self) -> list[ox.Triple]:
+        return list(ox.parse(self.ntriples.encode(), ox.RdfFormat.N_TRIPLES))
+
+    def serialize(self, fmt: OutputFormat = "turtle") -> str:
+        return serialize_triples(self.triples(), fmt)
+
+    def graph(self) -> rdflib.Graph:
+        """The context as an rdflib Graph (parsing costs about 40 ms per 500 triples)."""
+        import rdflib
+
+        graph = rdflib.Graph(bind_namespaces="none")
+        graph.parse(data=self.ntriples, format="nt")
+        for prefix, namespace in used_prefixes(self.triples()).items():
+            graph.bind(prefix, namespace)
+        return graph
+
+
+def used_prefixes(triples: Sequence[ox.Triple]) -> dict[str, str]:
+    """The prefixes the triples' IRIs use: the well-known ones, and one made up for every
+    other namespace that two IRIs or more share (a prompt then reads ``relations:x``, not
+    the namespace again and again).
+
+    >>> p = ox.NamedNode("http://x.org/voc/ont_7/relations#p")
+    >>> t = ox.Triple(ox.NamedNode("http://x.org/voc/ont_7/relations#a"), p, ox.Literal("v"))
+    >>> used_prefixes([t])
+    {'ont_7': 'http://x.org/voc/ont_7/relations#'}
+    """
+    shared = Counter(_namespace(term.value) for term in {
+        term for t in triples for term in (t.subject, t.predicate, t.object)
+        if isinstance(term, ox.NamedNode)})
+    known = {prefix: ns for prefix, ns in sorted(WELL_KNOWN_PREFIXES.items()) if ns in shared}
+    taken = set(WELL_KNOWN_PREFIXES)
+    made = {}
+    for namespace, uses in sorted(shared.items()):
+        if uses < 2 or not namespace or namespace in _KNOWN_NAMESPACES:
+            continue
+        name = _prefix_name(namespace, taken)
+        if name:
+            taken.add(name)
+            made[name] = namespace
+    return {**known, **made}
+
+
+_KNOWN_NAMESPACES = frozenset(WELL_KNOWN_PREFIXES.values())
+
+
+def _namespace(iri: str) -> str:
+    """The IRI up to its last "#" or "/" (empty when the rest would be empty)."""
+    cut = max(iri.rfind("#"), iri.rfind("/"))
+    return iri[: cut + 1] if 0 < cut < len(iri) - 1 and "://" in iri[:cut] else ""
+
+
+_GENERIC_SEGMENTS = frozenset({"relations", "ontology", "ontologies", "ns", "vocab", "vocabulary",
+                               "schema", "core", "owl", "rdf", "resource", "resources", "terms",
+                               "class", "classes", "property", "properties", "def", "id", "www"})
+
+
+def _prefix_name(namespace: str, taken: set[str]) -> str | None:
+    """A readable, unused Turtle prefix for ``namespace`` (from its last telling segment)."""
+    segments = [s for s in re.split(r"[/#]", namespace.split("://", 1)[-1]) if s]
+    for segment in reversed(segments[1:] or segments):
+        name = re.sub(r"[^A-Za-z0-9_]", "", segment).lower()
+        if not name or not name[0].isalpha() or name in _GENERIC_SEGMENTS:
+            continue
+        candidate, n = name, 2
+        while candidate in taken:
+            candidate, n = f"{name}{n}", n + 1
+        return candidate
+    return None
+
+
+def serialize_triples(triples: Sequence[ox.Triple], fmt: OutputFormat) -> str:
+    """Turtle, JSON-LD or N-Triples text; Turtle binds only the prefixes in use."""
+    if fmt not in _FORMATS:
+        raise ValueError(f"unknown format {fmt!r}: use turtle, jsonld or ntriples")
+    prefixes = used_prefixes(triples) if fmt == "turtle" else None
+    data = ox.serialize(triples, format=_FORMATS[fmt], prefixes=prefixes)
+    return data.decode() if data else ""

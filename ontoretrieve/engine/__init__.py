@@ -1,0 +1,444 @@
+"""The Python API: one ``Engine`` per process, every operation per tenant.
+
+The CLI, HTTP and MCP surfaces are thin shells over this class. An engine
+holds one triple store, one embedding model (loaded on first use, shared by
+all tenants) and, per tenant, an open retriever, a lock, an overlay and a
+partition of the result cache. Operations of one tenant run one at a time
+(the model already uses both cores); tenants do not wait for each other.
+A catalog load closes the tenant's retriever first, so every answer comes
+from one consistent catalog and index version.
+
+>>> from ontoretrieve.settings import load_settings
+>>> with Engine.open(load_settings(), in_memory=True) as engine:
+...     engine.tenants()
+['default']
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from ontoretrieve.backends import TripleStore, open_triple_store
+from ontoretrieve.catalog.files import parse_file, rdf_format
+from ontoretrieve.catalog.reader import StoreFailure
+from ontoretrieve.catalog.store import Catalog, ProgressCallback
+from ontoretrieve.context.model import Context, Mode
+from ontoretrieve.context.overlay import OverlayRule, apply_overlay
+from ontoretrieve.context.retriever import Retriever
+from ontoretrieve.context.tokens import TokenCounter, counter_for
+from ontoretrieve.engine.adapters import (
+    Adapter,
+    CatalogAdapter,
+    FanOutResult,
+    SparqlEndpointAdapter,
+    fan_out,
+)
+from ontoretrieve.engine.result_cache import ResultCache
+from ontoretrieve.engine.slices import KnowledgeSlice, build_slice
+from ontoretrieve.errors import (
+    CatalogParseError,
+    CatalogPathError,
+    OntoRetrieveError,
+    TextTooLongError,
+)
+from ontoretrieve.index.build import (
+    IndexStatus,
+    index_status,
+    make_embedder,
+    sync_index,
+    tenant_dir,
+)
+from ontoretrieve.index.embed import Embedder
+from ontoretrieve.index.sync import SyncProgress, SyncReport
+from ontoretrieve.proposals.model import AppliedVersion, ApplyResult, Proposal, ProposalReport
+from ontoretrieve.proposals.runner import ProposalRunner
+from ontoretrieve.query.lookup import LookupResult, rank_candidates
+from ontoretrieve.records import LoadReport, OntologyVersion, SeedEvidence
+from ontoretrieve.settings import Settings, load_settings
+from ontoretrieve.settings.tenants import DEFAULT_TENANT, OverlaySettings, catalog_layers
+
+__all__ = ["Engine"]
+
+_UPLOAD_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,120}")
+
+
+class _Tenant:
+    def __init__(self, name: str, overlay: OverlaySettings, hidden: Sequence[str]) -> None:
+        self.name = name
+        self.lock = threading.RLock()
+        self.retriever: Retriever | None = None
+        self.rule = OverlayRule.of(overlay, hidden)
+        self.aliases = overlay.aliases
+        self.counts: Counter[str] = Counter()
+        self.seconds: dict[str, float] = {}
+
+
+class Engine:
+    """Retrieve, slice, look up and manage catalogs, per tenant."""
+
+    def __init__(self, settings: Settings, store: TripleStore,
+                 embedder: Embedder | None = None) -> None:
+        self.settings = settings
+        self.store = store
+        self.cache = ResultCache(settings.server.result_cache_size)
+        self._embedder = embedder
+        self._lock = threading.Lock()
+        self._tenants: dict[str, _Tenant] = {}
+        dumped = settings.model_dump_json(exclude={"tenants", "server"})
+        self.settings_key = hashlib.sha256(dumped.encode()).hexdigest()[:16]
+
+    @classmethod
+    def open(cls, settings: Settings | None = None, *, in_memory: bool = False,
+             embedder: Embedder | None = None) -> Engine:
+        """An engine over the configured store (``load_settings()`` when none is given)."""
+        settings = settings or load_settings()
+        return cls(settings, open_triple_store(settings, in_memory=in_memory), embedder)
+
+    def __enter__(self) -> Engine:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close every tenant's index, then the store."""
+        for tenant in list(self._tenants.values()):
+            with tenant.lock:
+                self._close_retriever(tenant)
+        self.store.close()
+
+    # -- tenants -------------------------------------------------------------------------
+
+    def tenants(self) -> list[str]:
+        """The declared tenants, ``default`` first."""
+        return [DEFAULT_TENANT, *(t for t in self.settings.tenants if t != DEFAULT_TENANT)]
+
+    def _tenant(self, name: str) -> _Tenant:
+        catalog_layers(self.settings.tenants, name)  # validates the id and that it exists
+        with self._lock:
+            if name not in self._tenants:
+                config = self.settings.tenants.get(name)
+                self._tenants[name] = _Tenant(
+                    name, config.overlay if config else OverlaySettings(),
+                    self.settings.server.hidden_predicates)
+            return self._tenants[name]
+
+    def embedder(self) -> Embedder:
+        """The one embedding model of this engine (about a second to load, once)."""
+        with self._lock:
+            if self._embedder is None:
+                self._embedder = make_embedder(self.settings)
+            return self._embedder
+
+    def _retriever(self, tenant: _Tenant) -> Retriever:
+        if tenant.retriever is None:
+            tenant.retriever = Retriever.open(self.settings, self.store, tenant.name,
+                                              self.embedder())
+        return tenant.retriever
+
+    def _close_retriever(self, tenant: _Tenant) -> None:
+        if tenant.retriever is not None:
+            tenant.retriever.close()
+            tenant.retriever = None
+
+    @contextmanager
+    def _operation(self, tenant: _Tenant, name: str) -> Iterator[None]:
+        started = time.perf_counter()
+        with tenant.lock:
+            try:
+                yield
+            except Exception:
+                tenant.counts[f"{name}_errors"] += 1
+                raise
+            finally:
+                tenant.counts[name] += 1
+                tenant.seconds[name] = (tenant.seconds.get(name, 0.0)
+                                        + time.perf_counter() - started)
+
+    def _check_text(self, text: str) -> None:
+        limit = self.settings.server.max_text_chars
+        if len(text) > limit:
+            raise TextTooLongError(f"the text has {len(text):,} characters; the limit "
+                                   f"(server.max_text_chars) is {limit:,}")
+
+    # -- retrieval -----------------------------------------------------------------------
+
+    def retrieve(self, text: str, *, tenant: str = DEFAULT_TENANT,
+                 mode: Mode | str = Mode.AUTO, ontologies: Sequence[str] = (),
+                 max_tokens: int | None = None,
+                 count_tokens: TokenCounter | None = None) -> Context:
+        """The tenant's context for ``text`` (cached; the overlay applied).
+
+        ``ontologies`` (IRI, file name, file stem or content hash): with mode
+        ``ontologies`` they come back whole; in the other modes they scope the
+        query, so seeds come only from them. ``max_tokens`` is a hard budget in
+        prompt tokens as ``count_tokens`` counts them (default: an estimate of
+        an LLM tokenizer, ``context.token_counter``); without it the budget
+        grows with the text (``context.base_tokens`` + ``context.tokens_per_window``).
+
+        Raises:
+            TextTooLongError: the text is over ``server.max_text_chars``.
+            OntoRetrieveError: ``max_tokens`` is below 1, or the tenant is unknown.
+        """
+        state = self._tenant(tenant)
+        self._check_text(text)
+        _check_budget(max_tokens)
+        with self._operation(state, "retrieve"):
+            return self._context(state, text, _mode(mode), ontologies, max_tokens, count_tokens)
+
+    def _context(self, state: _Tenant, text: str, mode: Mode, ontologies: Sequence[str],
+                 max_tokens: int | None = None,
+                 count_tokens: TokenCounter | None = None) -> Context:
+        retriever = self._retriever(state)
+        catalog = self._catalog_key(retriever)
+        # A caller's own counter is a function the cache cannot key: never cached.
+        key = ("retrieve", catalog, mode.value, tuple(ontologies), max_tokens, text)
+        cacheable = catalog is not None and count_tokens is None
+        cached = self.cache.get(state.name, key) if cacheable else None
+        if isinstance(cached, Context):
+            return cached
+        context = apply_overlay(retriever.retrieve(text, mode, ontologies, max_tokens,
+                                                   count_tokens), state.rule)
+        if cacheable and not context.metrics.degraded:
+            self.cache.put(state.name, key, context)  # a degraded answer is never kept
+        return context
+
+    def _catalog_key(self, retriever: Retriever) -> tuple[str, ...] | None:
+        """What the answer depends on; None when the store cannot say (do not cache)."""
+        try:
+            versions = retriever.reader.versions()
+        except StoreFailure:
+            return None
+        return (self.settings_key, retriever.state.updated_at.isoformat(),
+                *sorted(v.content_hash for v in versions))
+
+    def slice(self, text: str, max_tokens: int, *, tenant: str = DEFAULT_TENANT,
+              mode: Mode | str = Mode.AUTO, ontologies: Sequence[str] = (),
+              count_tokens: TokenCounter | None = None) -> KnowledgeSlice:
+        """The context within ``max_tokens`` prompt tokens, as hits and a Turtle body.
+
+        The same path as ``retrieve(text, max_tokens=...)``: the budget is spent by
+        confidence while the context is built (a context without budgets, as in
+        the reference profile, is cut to it afterwards).
+
+        Raises:
+            TextTooLongError: the text is over ``server.max_text_chars``.
+            OntoRetrieveError: ``max_tokens`` is below 1, or the tenant is unknown.
+        """
+        state = self._tenant(tenant)
+        self._check_text(text)
+        _check_budget(max_tokens)
+        with self._operation(state, "slice"):
+            context = self._context(state, text, _mode(mode), ontologies, max_tokens,
+                                    count_tokens)
+            counter = self._retriever(state).token_counter(count_tokens)
+            return build_slice(context, max_tokens, counter)
+
+    def lookup(self, mention: str, *, tenant: str = DEFAULT_TENANT,
+               limit: int = 10) -> LookupResult:
+        """Ranked candidate terms for one mention, with an ambiguity flag."""
+        state = self._tenant(tenant)
+        mention = mention.strip()
+        if not mention:
+            raise OntoRetrieveError("lookup needs a non-empty mention")
+        self._check_text(mention)
+        with self._operation(state, "lookup"):
+            retriever = self._retriever(state)
+            index = retriever.index
+            lexical = index.matching("lexemes", [mention.casefold()], limit=64)
+            whole = sorted({m.iri for m in retriever.seed_retriever.mentions(mention)
+                            if m.start == 0 and m.end == len(mention)})
+            normalized = index.matching("iri", whole, limit=4 * len(whole)) if whole else []
+            retrieved = retriever.seed_retriever.seeds(mention).seeds[:limit]
+            aliases = {k: v for k, v in state.aliases.items()
+                       if k.casefold() == mention.casefold()}
+            named = [i for iris in aliases.values() for i in iris] + [s.iri for s in retrieved]
+            labels = {str(p["iri"]): p for p in index.matching("iri", named, limit=4 * len(named))
+                      } if named else {}
+            return rank_candidates(mention, lexical, retrieved, aliases=aliases, labels=labels,
+                                   rule=state.rule, limit=limit, normalized=normalized)
+
+    # -- catalog -------------------------------------------------------------------------
+
+    def catalog_list(self, *, tenant: str = DEFAULT_TENANT,
+                     include_inactive: bool = False) -> list[OntologyVersion]:
+        """The ontology versions the tenant reads (its own and those of included catalogs)."""
+        state = self._tenant(tenant)
+        with self._operation(state, "catalog_list"):
+            catalog = Catalog.for_tenant(self.store, self.settings, tenant)
+            return catalog.versions(include_inactive=include_inactive)
+
+    def catalog_load(self, path: Path | None, *, tenant: str = DEFAULT_TENANT,
+                     rebuild: bool = False, load_progress: ProgressCallback | None = None,
+                     progress: SyncProgress | None = None
+                     ) -> tuple[LoadReport | None, SyncReport]:
+        """Load ``path`` into the tenant's catalog (None: none) and sync its index.
+
+        Tenants that include this one are synced too, so none serves a stale index.
+        """
+        state = self._tenant(tenant)
+        with self._operation(state, "catalog_load"):
+            self._close_retriever(state)
+            reports = sync_index(self.settings, self.store, catalog_path=path, rebuild=rebuild,
+                                 tenant=tenant, embedder=self.embedder(),
+                                 load_progress=load_progress, progress=progress)
+            self.cache.clear(tenant)
+        for dependent in self.tenants():
+            if dependent != tenant and tenant in catalog_layers(self.settings.tenants,
+                                                                 dependent)[1:]:
+                self.refresh(tenant=dependent)
+        return reports
+
+    def refresh(self, *, tenant: str = DEFAULT_TENANT) -> SyncReport:
+        """Sync the tenant's index with its catalog as stored (safe to repeat)."""
+        return self.catalog_load(None, tenant=tenant)[1]
+
+    def catalog_upload(self, filename: str, content: bytes, *,
+                       tenant: str = DEFAULT_TENANT) -> tuple[LoadReport | None, SyncReport]:
+        """Store one uploaded RDF file in the tenant's upload folder, then load that folder.
+
+        The name is checked (letters, digits, ``. _ -``; a known RDF extension), so
+        an upload never writes outside the folder; the content must parse; the file
+        appears atomically (a same-named upload replaces it: a new version).
+        """
+        self._tenant(tenant)
+        if not _UPLOAD_NAME.fullmatch(filename) or ".." in filename:
+            raise CatalogPathError(f"upload name {filename!r} is not allowed: use letters, "
+                                   "digits, '.', '_' and '-'")
+        folder = self.upload_dir(tenant)
+        target = folder / filename
+        if rdf_format(target) is None:
+            raise CatalogPathError(f"upload {filename!r}: not a known RDF file extension")
+        # Staged outside the tenant's folder and parsed there first: a file that does
+        # not parse is refused (file, line, column) instead of joining the catalog.
+        staging = folder.parent / f".staging-{tenant}-{os.getpid()}-{threading.get_ident()}"
+        staging.mkdir(parents=True, exist_ok=True)
+        staged = staging / filename
+        try:
+            staged.write_bytes(content)
+            try:
+                parse_file(staged)
+            except CatalogParseError as exc:
+                raise CatalogParseError(filename, exc.line, exc.column, exc.reason) from None
+            folder.mkdir(parents=True, exist_ok=True)
+            os.replace(staged, target)
+        finally:
+            staged.unlink(missing_ok=True)
+            staging.rmdir()
+        return self.catalog_load(folder, tenant=tenant)
+
+    def upload_dir(self, tenant: str) -> Path:
+        """Where a tenant's uploaded catalog files live."""
+        catalog_layers(self.settings.tenants, tenant)
+        return self.settings.data_dir / "uploads" / tenant
+
+    def index_status(self, *, tenant: str = DEFAULT_TENANT) -> IndexStatus:
+        """What the tenant's index holds and whether it matches its catalog and settings."""
+        state = self._tenant(tenant)
+        with self._operation(state, "index_status"):
+            return index_status(self.settings, self.store, tenant)
+
+    # -- proposals -----------------------------------------------------------------------
+
+    def _runner(self, state: _Tenant) -> ProposalRunner:
+        def search(query: str) -> list[SeedEvidence]:
+            return self._retriever(state).seed_retriever.seeds(query).seeds
+
+        has_index = (tenant_dir(self.settings, state.name) / "state.json").exists()
+        return ProposalRunner(self.settings, self.store, state.name,
+                              search if has_index else None)
+
+    def propose(self, proposal: Proposal, *, tenant: str = DEFAULT_TENANT) -> ProposalReport:
+        """Validate a proposal against the whole ontologies it names; nothing is written."""
+        state = self._tenant(tenant)
+        with self._operation(state, "propose"):
+            return self._runner(state).validate(proposal)[0]
+
+    def apply(self, proposal: Proposal, *, tenant: str = DEFAULT_TENANT) -> ApplyResult:
+        """Validate, then write new ontology versions and sync the index.
+
+        Raises ``ProposalRejected`` (with the report) when a check fails; then
+        nothing is written and every catalog hash stays as it was.
+        """
+        state = self._tenant(tenant)
+        with self._operation(state, "apply"):
+            runner = self._runner(state)
+            report, planned = runner.validate(proposal)
+            if not report.conforms:
+                raise report.rejection()
+            applied = runner.apply(planned)
+            _, sync = self.catalog_load(None, tenant=tenant)
+            return ApplyResult(report=report, applied=applied, index=sync)
+
+    def rollback(self, ontology_iri: str, *, tenant: str = DEFAULT_TENANT
+                 ) -> tuple[AppliedVersion, SyncReport]:
+        """Switch an ontology back to the version its applied update replaced."""
+        state = self._tenant(tenant)
+        with self._operation(state, "rollback"):
+            restored = self._runner(state).rollback(ontology_iri)
+            _, sync = self.catalog_load(None, tenant=tenant)
+            return restored, sync
+
+    def adapters(self, *, tenant: str = DEFAULT_TENANT) -> list[Adapter]:
+        """The tenant's knowledge sources: its catalog, then its remote endpoints."""
+        from ontoretrieve.backends.sparql_http import SparqlHttpStore
+
+        self._tenant(tenant)
+        config = self.settings.tenants.get(tenant)
+        found: list[Adapter] = [CatalogAdapter(self, tenant)]
+        for name, endpoint in (config.endpoints.items() if config else []):
+            store = SparqlHttpStore(endpoint.query_url, timeout_seconds=endpoint.timeout_seconds)
+            found.append(SparqlEndpointAdapter(f"sparql:{name}", store,
+                                               self._count_tokens_lazily))
+        return found
+
+    def _count_tokens_lazily(self, text: str) -> int:
+        """Tokens as context budgets count them (``context.token_counter``); the encoder
+        loads only when that counter is the encoder's."""
+        counter = counter_for(self.settings.context.token_counter,
+                              lambda: self.embedder().count_tokens)
+        return counter(text)
+
+    def search(self, text: str, *, tenant: str = DEFAULT_TENANT, limit: int = 20
+               ) -> FanOutResult:
+        """Entity hits from every adapter of the tenant, merged; failing ones listed."""
+        self._check_text(text)
+        adapters = self.adapters(tenant=tenant)
+        timeout = self.settings.server.request_timeout_seconds
+        try:
+            return fan_out(adapters, text, limit, timeout)
+        finally:
+            for adapter in adapters:
+                if isinstance(adapter, SparqlEndpointAdapter):
+                    adapter.store.close()
+
+    def metrics(self, *, tenant: str = DEFAULT_TENANT) -> dict[str, Any]:
+        """The tenant's own counters: operations, errors, seconds, result cache."""
+        state = self._tenant(tenant)
+        return {"tenant": tenant, "operations": dict(state.counts),
+                "seconds": {k: round(v, 4) for k, v in state.seconds.items()},
+                "result_cache": self.cache.stats(tenant)}
+
+
+def _check_budget(max_tokens: int | None) -> None:
+    if max_tokens is not None and max_tokens < 1:
+        raise OntoRetrieveError(f"max_tokens must be at least 1, not {max_tokens}")
+
+
+def _mode(mode: Mode | str) -> Mode:
+    try:
+        return Mode(mode)
+    except ValueError:
+        raise OntoRetrieveError(f"mode {mode!r}: use one of "
+                                f"{', '.join(m.value for m in Mode)}") from None

@@ -1,0 +1,196 @@
+"""Indexing: catalog load into the store, then the index synced to it.
+
+>>> from ontoretrieve.settings import load_settings
+>>> tenant_dir(load_settings(data_dir="/tmp/x"))
+PosixPath('/tmp/x/index/default')
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from ontoretrieve.backends import TripleStore
+from ontoretrieve.backends.qdrant_edge import EdgeIndex
+from ontoretrieve.backends.vector_index import VectorIndex
+from ontoretrieve.catalog.store import Catalog, ProgressCallback
+from ontoretrieve.errors import CatalogPathError, IndexError_
+from ontoretrieve.index.embed import Embedder, FastEmbedder, embedding_identity
+from ontoretrieve.index.embed_cache import CachedEmbedder, EmbeddingCache, cache_path
+from ontoretrieve.index.fingerprint import differences, fingerprint
+from ontoretrieve.index.mention_store import MentionStore, forms_key
+from ontoretrieve.index.state import IndexState
+from ontoretrieve.index.sync import IndexSync, SyncProgress, SyncReport, check_fingerprint
+from ontoretrieve.records import LoadReport, LoadState
+from ontoretrieve.settings import Settings
+from ontoretrieve.settings.groups import VectorBackend
+from ontoretrieve.settings.tenants import DEFAULT_TENANT, validate_tenant_id
+
+__all__ = [
+    "DEFAULT_TENANT",
+    "IndexStatus",
+    "configured_fingerprint",
+    "index_status",
+    "make_embedder",
+    "mention_store",
+    "open_query_index",
+    "sync_index",
+    "tenant_dir",
+]
+
+log = logging.getLogger(__name__)
+
+
+def tenant_dir(settings: Settings, tenant: str = DEFAULT_TENANT) -> Path:
+    """Where one tenant's index state (and Edge shards) live; the id is checked first."""
+    return settings.data_dir / "index" / validate_tenant_id(tenant)
+
+
+def mention_store(settings: Settings, tenant: str = DEFAULT_TENANT) -> MentionStore:
+    """The tenant's mention forms and dictionary, beside its index state."""
+    return MentionStore(tenant_dir(settings, tenant) / "mentions", forms_key(settings.index))
+
+
+def configured_fingerprint(settings: Settings) -> dict[str, str]:
+    """The fingerprint the current settings would give an index."""
+    return fingerprint(embedding_identity(settings.embed), settings.vector_index.distance,
+                       settings.index, settings.triggers)
+
+
+def make_embedder(settings: Settings) -> Embedder:
+    """The configured embedder (loads the model: about a second)."""
+    return FastEmbedder(settings.embed, settings.data_dir / "models")
+
+
+def document_embedder(settings: Settings, embedder: Embedder) -> Embedder:
+    """The embedder an index sync uses: through the document cache unless it is off."""
+    if not settings.embed.document_cache:
+        return embedder
+    folder = settings.data_dir / "embeddings"
+    return CachedEmbedder(embedder, EmbeddingCache(cache_path(folder, embedder.identity)))
+
+
+def _open_index(settings: Settings, tenant: str) -> Callable[[str, int], VectorIndex]:
+    config = settings.vector_index
+
+    def open_index(location: str, dimension: int) -> VectorIndex:
+        if config.backend is VectorBackend.QDRANT:
+            # Imported here: qdrant-client takes most of a second to import.
+            from ontoretrieve.backends.qdrant_client import QdrantClientIndex
+
+            return QdrantClientIndex(config.url, location, dimension, config.distance,
+                                     config.api_key, path=tenant_dir(settings, tenant) / "qdrant")
+        return EdgeIndex(tenant_dir(settings, tenant) / location, dimension, config.distance)
+
+    return open_index
+
+
+def _new_location(settings: Settings, tenant: str) -> Callable[[], str]:
+    def new_location() -> str:
+        stamp = time.strftime("%Y%m%d%H%M%S")
+        prefix = f"ontoretrieve_{tenant}" if settings.vector_index.backend is (
+            VectorBackend.QDRANT) else "edge"
+        return f"{prefix}_{stamp}_{time.perf_counter_ns() % 1_000_000:06d}"
+
+    return new_location
+
+
+def _drop_location(settings: Settings, tenant: str) -> Callable[[str], None]:
+    def drop(location: str) -> None:
+        if settings.vector_index.backend is VectorBackend.QDRANT:
+            from qdrant_client import QdrantClient
+
+            config = settings.vector_index
+            client = (QdrantClient(url=config.url, api_key=config.api_key) if config.url
+                      else QdrantClient(path=str(tenant_dir(settings, tenant) / "qdrant")))
+            client.delete_collection(location)
+            client.close()
+        else:
+            shutil.rmtree(tenant_dir(settings, tenant) / location, ignore_errors=True)
+
+    return drop
+
+
+def sync_index(
+    settings: Settings,
+    store: TripleStore,
+    *,
+    catalog_path: Path | None = None,
+    rebuild: bool = False,
+    tenant: str = DEFAULT_TENANT,
+    embedder: Embedder | None = None,
+    load_progress: ProgressCallback | None = None,
+    progress: SyncProgress | None = None,
+) -> tuple[LoadReport | None, SyncReport]:
+    """Load ``catalog_path`` (when given) into the store, then sync the index to it."""
+    catalog = Catalog.for_tenant(store, settings, tenant)
+    report = catalog.load(catalog_path, progress=load_progress) if catalog_path else None
+    state_path = tenant_dir(settings, tenant) / "state.json"
+    if report is None and not state_path.exists() and not catalog.versions():
+        raise CatalogPathError(
+            f"the catalog in {store.description} is empty and {settings.catalog.path!r} "
+            "does not exist: run `ontoretrieve index --catalog PATH` or set catalog.path")
+    sync = IndexSync(
+        settings, catalog, state_path,
+        configured_fingerprint(settings),
+        embedder=lambda: document_embedder(settings, embedder or make_embedder(settings)),
+        open_index=_open_index(settings, tenant),
+        new_location=_new_location(settings, tenant),
+        drop_location=_drop_location(settings, tenant),
+        mentions=mention_store(settings, tenant),
+    )
+    return report, sync.run(rebuild=rebuild, progress=progress)
+
+
+def open_query_index(settings: Settings, tenant: str = DEFAULT_TENANT
+                     ) -> tuple[VectorIndex, IndexState]:
+    """The tenant's index for queries; raises when its fingerprint differs."""
+    path = tenant_dir(settings, tenant) / "state.json"
+    state = IndexState.load(path)
+    if state is None:
+        raise IndexError_(f"no index at {path.parent}: run `ontoretrieve index`")
+    check_fingerprint(state, configured_fingerprint(settings), str(path.parent))
+    return _open_index(settings, tenant)(state.location, state.dimension), state
+
+
+class IndexStatus(BaseModel):
+    """What ``ontoretrieve index status`` reports."""
+
+    exists: bool
+    location: str | None = None
+    backend: str | None = None
+    ontologies: int = 0
+    atoms: int = 0
+    pending: list[str] = []
+    fingerprint_matches: bool | None = None
+    fingerprint_differences: dict[str, tuple[str | None, str | None]] = {}
+    catalog_versions: int = 0
+    catalog_not_indexed: int = 0
+    last_load: LoadState | None = None
+    updated_at: str | None = None
+
+
+def index_status(settings: Settings, store: TripleStore,
+                 tenant: str = DEFAULT_TENANT) -> IndexStatus:
+    """Compare the index state with the catalog and the configuration (no model load)."""
+    catalog = Catalog.for_tenant(store, settings, tenant)
+    versions = catalog.versions()
+    state = IndexState.load(tenant_dir(settings, tenant) / "state.json")
+    if state is None:
+        return IndexStatus(exists=False, catalog_versions=len(versions),
+                           catalog_not_indexed=len({v.content_hash for v in versions}),
+                           last_load=catalog.last_load())
+    differing = differences(state.fingerprint, configured_fingerprint(settings))
+    return IndexStatus(
+        exists=True, location=state.location, backend=state.backend,
+        ontologies=len(state.ontologies), atoms=sum(o.atoms for o in state.ontologies.values()),
+        pending=state.pending, fingerprint_matches=not differing,
+        fingerprint_differences=differing, catalog_versions=len(versions),
+        catalog_not_indexed=len({v.content_hash for v in versions} - set(state.ontologies)),
+        last_load=catalog.last_load(), updated_at=state.updated_at.isoformat(),
+    )

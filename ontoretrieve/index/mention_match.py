@@ -1,0 +1,411 @@
+"""The mention lane's dictionary: every span of a text that names a surface form.
+
+Two Aho-Corasick automatons (pyahocorasick) over the normalized forms of the
+catalog's terms:
+
+- *folded*: case-folded, stemmed word keys ("Embryonic stem cells" ->
+  `` embryon stem cell ``), for labels and synonyms that are words;
+- *exact*: case-kept keys with punctuation, for symbol-like forms (symbols,
+  short forms, code-shaped forms such as ``BRCA1`` or ``mRNA``), so "mV" never
+  names megavolt and the synonym "IS" never fires on "is".
+
+Keys and query streams are padded with spaces, so a match is whole words by
+construction (no filtering after a leftmost-longest match). Every occurrence
+is reported, nested and overlapping ones included, with its character
+offsets; longer spans come first at the same start. Each match carries the
+term, the form's kind, whether the text has the form's exact case, and how
+many terms share the key (a form naming 30 terms is weak evidence for each).
+
+Abbreviations defined in the text ("embryonic stem (ES) cells") resolve their
+later uses: "ES cells" then names "embryonic stem cell".
+
+>>> from ontoretrieve.index.mention_forms import TermForms
+>>> d = MentionDictionary.build([("h1", [
+...     TermForms("http://x/ES_cell", (("embryonic stem cell", "label"),)),
+...     TermForms("http://x/MilliV", (("millivolt", "label"), ("mV", "symbol"))),
+...     TermForms("http://x/MegaV", (("megavolt", "label"), ("MV", "symbol")))])])
+>>> [(m.iri.rsplit("/", 1)[1], m.start, m.end) for m in d.find("5 mV in embryonic stem cells")]
+[('MilliV', 2, 4), ('ES_cell', 8, 28)]
+>>> [m.text for m in d.find("embryonic stem (ES) cells; ES cells grew")]
+['embryonic stem (ES) cells', 'ES cells']
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+import ahocorasick
+
+from ontoretrieve.index.mention_forms import FormKind, TermForms
+from ontoretrieve.index.mention_text import (
+    Token,
+    exact_key,
+    fold_word,
+    is_stopword_phrase,
+    root_word,
+    tokenize,
+)
+
+__all__ = ["KIND_WEIGHTS", "MATCH_SCHEME", "Mention", "MentionDictionary", "abbreviations",
+           "form_keys", "root_key"]
+
+MATCH_SCHEME = "mm-3"
+"""Version of the keys and automatons built here: part of the cached dictionary's name,
+so a change rebuilds the dictionary from the stored forms (never the forms)."""
+
+KIND_WEIGHTS = {
+    FormKind.LABEL.value: 1.0, FormKind.EXACT.value: 0.9, FormKind.SYMBOL.value: 0.9,
+    FormKind.LOCAL_NAME.value: 0.7, FormKind.RELATED.value: 0.5,
+    FormKind.NARROW.value: 0.4, FormKind.BROAD.value: 0.3,
+}
+"""How much a form of each kind says about its term (related synonyms are loose)."""
+
+DENSE_SPAN_WEIGHT = 0.6
+"""What a span found by embedding alone says at cosine 1 (no form names it)."""
+
+DERIVED_WEIGHT = 0.6
+"""A match by derivational root only ("nuclear" -> nucleus) counts this much of one by stem."""
+
+OUTRANKED_WEIGHT = 0.25
+"""A span naming several terms: the terms that fit the context worse than the best ones
+keep a quarter of their strength (below the evidence cut on their own, still fused)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """One span of the text naming one term's form."""
+
+    iri: str
+    ontology_hash: str
+    start: int
+    end: int
+    text: str
+    """The span as written in the text."""
+    form: str
+    """The surface form it matched."""
+    key: str
+    """The normalized key both share."""
+    kind: str
+    exact_case: bool
+    shared_by: int
+    """Terms whose forms have this key."""
+    contained: bool = False
+    """Strictly inside a longer matched span."""
+    after_number: bool = False
+    """Right after a number ("5 mV", "4-15 days"): a quantity's unit, named on purpose."""
+    derived: bool = False
+    """Matched only by derivational roots ("nuclear" for "nucleus"): weaker evidence."""
+    similarity: float | None = None
+    """Span-level dense matching: the cosine between the span and the term's core text
+    (None: a form matched)."""
+    outranked: bool = False
+    """Other terms this span names fit the text around it better (``pick_senses``)."""
+
+    @property
+    def words(self) -> int:
+        return len(self.key.split())
+
+    @property
+    def strength(self) -> float:
+        """Kind weight, divided by the ambiguity of the key, halved inside a longer span,
+        raised by half right after a number.
+
+        >>> Mention("i", "h", 0, 4, "cell", "cell", "cell", "label", True, 1).strength
+        1.0
+        """
+        if self.similarity is not None:  # 0 at the floor of 0.5, DENSE_SPAN_WEIGHT at 1
+            return DENSE_SPAN_WEIGHT * max(0.0, self.similarity - 0.5) / 0.5
+        ambiguity = 1.0 + math.log2(self.shared_by)
+        return (KIND_WEIGHTS.get(self.kind, 0.5) * (1.0 + 0.15 * (self.words - 1))
+                / ambiguity * (0.5 if self.contained else 1.0)
+                * (1.5 if self.after_number else 1.0) * (DERIVED_WEIGHT if self.derived else 1.0)
+                * (OUTRANKED_WEIGHT if self.outranked else 1.0))
+
+
+def _symbol_like(form: str, tokens: Sequence[Token], kind: str) -> bool:
+    """Forms matched with their case: symbols, short forms and code-shaped words."""
+    if kind == FormKind.SYMBOL.value:
+        return True
+    if len(form.split()) != 1:
+        return False
+    word = form.strip()
+    inner_upper = any(c.isupper() for c in word[1:])
+    # "Day" and "rat" are words; "bp", "ES", "ATP", "mRNA" and "BRCA1" are codes.
+    return len(word) <= 2 or inner_upper or any(c.isdigit() for c in word)
+
+
+def form_keys(form: str, kind: str) -> tuple[str, str] | None:
+    """(automaton, key) for one form, or None when it names nothing on its own.
+
+    Left out: forms without letters (numbers never name a term) and forms
+    made only of function words ("IS", "all", "This"). A one-character
+    symbol ("m", "%", "°") goes to the exact automaton and names a span only
+    right after a number ("10 m", "31%").
+
+    >>> form_keys("Embryonic stem cells", "label")
+    ('folded', ' embryon stem cell ')
+    >>> form_keys("mV", "symbol"), form_keys("m/s", "symbol")
+    (('exact', ' mV '), ('exact', ' m / s '))
+    >>> form_keys("IS", "exact"), form_keys("15", "label"), form_keys("m", "symbol")
+    (None, None, ('exact', ' m '))
+    """
+    form = unicodedata.normalize("NFKC", form)
+    tokens = tokenize(form)
+    words = [t.text for t in tokens if t.is_word]
+    if len(tokens) == 1 and len(tokens[0].text) == 1 and not tokens[0].text.isdigit():
+        return ("exact", f" {tokens[0].text} ") if kind == FormKind.SYMBOL.value else None
+    if not any(c.isalpha() for w in words for c in w):
+        return None
+    if is_stopword_phrase(words):
+        return None
+    if _symbol_like(form, tokens, kind):
+        return "exact", " " + " ".join(exact_key(t.text) for t in tokens) + " "
+    return "folded", " " + " ".join(fold_word(w) for w in words) + " "
+
+
+def root_key(form: str, kind: str) -> str | None:
+    """The derivational-root key of a one-word form, when it differs from its stem key.
+
+    >>> root_key("nucleus", "label"), root_key("cell", "label"), root_key("mV", "symbol")
+    (' nucle ', None, None)
+    """
+    return _root_of(form_keys(form, kind))
+
+
+def _root_of(keyed: tuple[str, str] | None) -> str | None:
+    if keyed is None or keyed[0] != "folded" or len(keyed[1].split()) != 1:
+        return None
+    stem = keyed[1].strip()
+    root = root_word(stem)
+    return f" {root} " if root != stem else None
+
+
+Entry = tuple[str, str, str, str]
+"""(iri, ontology hash, form, kind)."""
+
+
+class MentionDictionary:
+    """Both automatons over the forms of a set of ontology versions."""
+
+    def __init__(self, folded: ahocorasick.Automaton, exact: ahocorasick.Automaton,
+                 forms: int, root: ahocorasick.Automaton | None = None) -> None:
+        self._folded = folded
+        self._exact = exact
+        self._root = root if root is not None else ahocorasick.Automaton()
+        self.forms = forms
+
+    @classmethod
+    def build(cls, ontologies: Iterable[tuple[str, Sequence[TermForms]]]) -> MentionDictionary:
+        """From (ontology hash, term forms) pairs."""
+        entries: dict[tuple[str, str], dict[tuple[str, str], Entry]] = {}
+        count = 0
+        for content_hash, terms in ontologies:
+            for term in terms:
+                for form, kind in term.forms:
+                    keyed = form_keys(form, kind)
+                    if keyed is None:
+                        continue
+                    count += 1
+                    per_key = entries.setdefault(keyed, {})
+                    # One entry per term and version: its strongest form under this key.
+                    per_key.setdefault((term.iri, content_hash), (term.iri, content_hash,
+                                                                  form, kind))
+                    root = _root_of(keyed) if kind != FormKind.LOCAL_NAME.value else None
+                    if root is not None:
+                        entries.setdefault(("root", root), {}).setdefault(
+                            (term.iri, content_hash), (term.iri, content_hash, form, kind))
+        automatons = {"folded": ahocorasick.Automaton(), "exact": ahocorasick.Automaton(),
+                      "root": ahocorasick.Automaton()}
+        for (which, key), per_key in entries.items():
+            found = tuple(per_key.values())
+            shared = len({e[0] for e in found})
+            automatons[which].add_word(key, (key, shared, found))
+        for automaton in automatons.values():
+            automaton.make_automaton()
+        return cls(automatons["folded"], automatons["exact"], count, automatons["root"])
+
+    def find(self, text: str) -> list[Mention]:
+        """Every mention in ``text``, by start, longer spans first; nested ones flagged."""
+        tokens = tokenize(text)
+        aliases = abbreviations(tokens)
+        found: list[Mention] = []
+        found += self._scan(self._folded, _folded_stream(tokens, aliases), tokens, text,
+                            folded=True)
+        found += self._scan(self._exact, _exact_stream(tokens), tokens, text, folded=False)
+        stemmed = {(m.iri, m.start, m.end) for m in found}
+        found += [m for m in self._scan(self._root, _root_stream(tokens), tokens, text,
+                                        folded=True, derived=True)
+                  if (m.iri, m.start, m.end) not in stemmed]
+        return _flag_contained(found)
+
+    @staticmethod
+    def _scan(automaton: ahocorasick.Automaton, stream: Stream, tokens: Sequence[Token],
+              text: str, *, folded: bool, derived: bool = False) -> list[Mention]:
+        if len(automaton) == 0:
+            return []
+        string, starts, ends = stream
+        mentions = []
+        for end_index, (key, shared, entries) in automaton.iter(string):
+            first = starts[end_index - len(key) + 1]
+            last = ends[end_index]
+            after_number = _after_number(tokens, first)
+            if len(key) == 3 and not (after_number and _unit_spacing(tokens, first)):
+                continue  # a one-character symbol names a unit only after a quantity
+            start, end = tokens[first].start, tokens[last].end
+            span = text[start:end]
+            for iri, content_hash, form, kind in entries:
+                exact_case = not folded or span == form or _same_case(span, form)
+                mentions.append(Mention(iri, content_hash, start, end, span, form, key, kind,
+                                        exact_case, shared, after_number=after_number,
+                                        derived=derived))
+        return mentions
+
+
+def _after_number(tokens: Sequence[Token], index: int) -> bool:
+    """The token before ``index`` is a number ("10 m", "31%", "(0.2-0.4) m").
+
+    >>> tokens = tokenize("a 10 m pole (3) m")
+    >>> [_after_number(tokens, i) for i in (2, 7)]
+    [True, True]
+    """
+    before = index - 1
+    if before >= 0 and tokens[before].text in ")]":
+        before -= 1
+    return before >= 0 and tokens[before].text.isdigit()
+
+
+def _unit_spacing(tokens: Sequence[Token], index: int) -> bool:
+    """A one-character symbol after a number is spaced as a unit: a capital letter glued
+    to the number ("Figure 1A", "3D", "13C", "16S") is a panel, a dimension or an
+    isotope, while SI writes "5 A"; a lower-case or non-letter symbol may be glued
+    ("10m", "31%").
+
+    >>> tokens = tokenize("Figure 1A at 5 A and 10m")
+    >>> [_unit_spacing(tokens, i) for i in (2, 5, 8)]
+    [False, True, True]
+    """
+    symbol, before = tokens[index], tokens[index - 1]
+    return before.end < symbol.start or not symbol.text[:1].isupper()
+
+
+def _same_case(span: str, form: str) -> bool:
+    """The span writes the form's letters in the form's case (spacing aside)."""
+    return re.sub(r"[\W_]+", "", span) == re.sub(r"[\W_]+", "", form)
+
+
+Stream = tuple[str, dict[int, int], dict[int, int]]
+"""The padded key string, then space position -> token index where a key starts
+there, and where a key ends there."""
+
+
+def _stream(tokens: Sequence[Token], keys_of: Callable[[int, Token], list[str]]) -> Stream:
+    """`` k1 k2 ... `` over the tokens' keys, with the token at each key's edges.
+
+    ``keys_of`` gives a token's keys (none: the token is left out; several:
+    all mapped to that token, as an abbreviation's long form is).
+    """
+    parts: list[str] = []
+    starts: dict[int, int] = {}
+    ends: dict[int, int] = {}
+    position = 0
+    for index, token in enumerate(tokens):
+        for key in keys_of(index, token):
+            starts.setdefault(position, index)
+            parts.append(" " + key)
+            position += 1 + len(key)
+            ends[position] = index
+    return "".join(parts) + " ", starts, ends
+
+
+def _folded_stream(tokens: Sequence[Token], aliases: dict[str, list[str]]) -> Stream:
+    """Stems of the word tokens. An abbreviation defined in the text stands for its long
+    form's keys; at its definition, "(ES)", it is left out, so the long form around it
+    still matches."""
+    def keys_of(index: int, token: Token) -> list[str]:
+        if not token.is_word or _defines(tokens, index, aliases):
+            return []
+        return aliases.get(exact_key(token.text), [fold_word(token.text)])
+
+    return _stream(tokens, keys_of)
+
+
+def _defines(tokens: Sequence[Token], index: int, aliases: dict[str, list[str]]) -> bool:
+    return (exact_key(tokens[index].text) in aliases and 0 < index < len(tokens) - 1
+            and tokens[index - 1].text == "(" and tokens[index + 1].text == ")")
+
+
+def _root_stream(tokens: Sequence[Token]) -> Stream:
+    """The derivational root of each word token's stem."""
+    return _stream(tokens, lambda _, t: [root_word(fold_word(t.text))] if t.is_word else [])
+
+
+def _exact_stream(tokens: Sequence[Token]) -> Stream:
+    """Every token, case and punctuation kept."""
+    return _stream(tokens, lambda _, t: [exact_key(t.text)])
+
+
+def _flag_contained(mentions: list[Mention]) -> list[Mention]:
+    mentions.sort(key=lambda m: (m.start, -(m.end - m.start), m.iri))
+    spans = sorted({(m.start, m.end) for m in mentions})
+    result = []
+    for m in mentions:
+        inside = any(s <= m.start and m.end <= e and (s, e) != (m.start, m.end)
+                     for s, e in spans if s <= m.start)
+        result.append(m if not inside else dataclasses.replace(m, contained=True))
+    return result
+
+
+def abbreviations(tokens: Sequence[Token]) -> dict[str, list[str]]:
+    """Abbreviations the text defines, "long form (SF)", as SF -> the long form's keys.
+
+    A simplified Schwartz-Hearst rule: the short form is one word of 2-10
+    characters with a capital letter; its letters are found in order among
+    the words before the bracket, its first letter starting a word, within
+    ``len(SF) + 5`` words.
+
+    >>> abbreviations(tokenize("embryonic stem (ES) cells"))
+    {'ES': ['embryon', 'stem']}
+    >>> abbreviations(tokenize("in the open reading frame (ORF) and (p < 0.05)"))
+    {'ORF': ['open', 'read', 'frame']}
+    """
+    found: dict[str, list[str]] = {}
+    for i in range(1, len(tokens) - 2):
+        opening, short, closing = tokens[i], tokens[i + 1], tokens[i + 2]
+        if opening.text != "(" or closing.text != ")" or not short.is_word:
+            continue
+        sf = short.text
+        if not (2 <= len(sf) <= 10 and any(c.isupper() for c in sf) and sf[0].isalpha()):
+            continue
+        words = [t.text for t in tokens[max(0, i - len(sf) - 5):i] if t.is_word]
+        long_form = _long_form(sf, words)
+        if long_form:
+            found.setdefault(exact_key(sf), [fold_word(w) for w in long_form])
+    return found
+
+
+def _long_form(short: str, words: Sequence[str]) -> list[str] | None:
+    """The fewest trailing ``words`` whose letters contain ``short``'s, in order."""
+    letters = [c.casefold() for c in short if c.isalnum()]
+    for count in range(1, len(words) + 1):
+        candidate = words[-count:]
+        if candidate[0][0].casefold() != letters[0]:
+            continue
+        if _contains_in_order("".join(candidate).casefold(), letters) and count <= len(
+                letters) + 1:
+            return list(candidate)
+    return None
+
+
+def _contains_in_order(haystack: str, letters: Sequence[str]) -> bool:
+    position = 0
+    for letter in letters:
+        position = haystack.find(letter, position)
+        if position < 0:
+            return False
+        position += 1
+    return True

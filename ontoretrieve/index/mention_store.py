@@ -1,0 +1,146 @@
+"""The mention lane on disk: one forms file per ontology version, one built dictionary.
+
+Beside the tenant's ``state.json``, in ``mentions/``:
+
+- ``<content hash>-<key>.json.gz``: the version's term forms, named with a
+  key of the form scheme and the settings that shaped them; written by the index sync when
+  it adds the version (or when the file is missing or stale, which costs a
+  graph read, never an embedding), removed with the version;
+- ``dictionary-<key>.pickle``: the automatons built over the forms of the
+  versions the index holds, keyed by those versions and both schemes, so a
+  process start loads it instead of rebuilding (the bench catalog: about
+  12 s to build).
+
+Every file is written to a temporary name and renamed, so a killed sync
+never leaves a half-written one; a file that does not read is rebuilt.
+
+>>> import tempfile
+>>> from pathlib import Path
+>>> from ontoretrieve.index.mention_forms import TermForms
+>>> store = MentionStore(Path(tempfile.mkdtemp()), "k1")
+>>> store.write("h1", [TermForms("http://x/t", (("cell", "label"),))])
+>>> store.current("h1"), store.current("h2")
+(True, False)
+>>> [m.iri for m in store.dictionary(["h1"]).find("a cell")]
+['http://x/t']
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import logging
+import pickle
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ontoretrieve.index.atomic import write_atomic
+from ontoretrieve.index.mention_forms import FORM_SCHEME, TermForms
+from ontoretrieve.index.mention_match import MATCH_SCHEME, MentionDictionary
+from ontoretrieve.settings.groups import IndexSettings
+
+__all__ = ["MentionStore", "forms_key"]
+
+log = logging.getLogger(__name__)
+
+
+def forms_key(index: IndexSettings) -> str:
+    """The form scheme and the index settings that decide which forms a term has.
+
+    >>> forms_key(IndexSettings()) == forms_key(IndexSettings())
+    True
+    >>> forms_key(IndexSettings()) == forms_key(IndexSettings(obo_synonyms=False))
+    False
+    """
+    shaping = {"scheme": FORM_SCHEME, "labels": list(index.label_predicates),
+               "symbols": list(index.symbol_predicates), "obo_synonyms": index.obo_synonyms,
+               "standard": index.embed_standard_vocab_iris,
+               "excluded": list(index.extra_excluded_namespace_prefixes)}
+    return hashlib.sha256(json.dumps(shaping, sort_keys=True).encode()).hexdigest()[:16]
+
+
+class MentionStore:
+    """Forms files and the built dictionary of one tenant's index."""
+
+    def __init__(self, folder: Path, key: str) -> None:
+        self.folder = folder
+        self.key = key
+
+    def _forms_path(self, content_hash: str) -> Path:
+        return self.folder / f"{content_hash}-{self.key}.json.gz"
+
+    def current(self, content_hash: str) -> bool:
+        """A forms file for this version exists, written under the current key."""
+        return self._forms_path(content_hash).is_file()
+
+    def write(self, content_hash: str, terms: Sequence[TermForms]) -> None:
+        body = {"key": self.key, "scheme": FORM_SCHEME, "ontology_hash": content_hash,
+                "terms": [[t.iri, [list(f) for f in t.forms]] for t in terms]}
+        write_atomic(self._forms_path(content_hash),
+                     gzip.compress(json.dumps(body).encode(), compresslevel=3))
+        self._remove_others(content_hash)
+
+    def remove(self, content_hash: str) -> None:
+        """Forget the version's forms, under every key."""
+        for path in self.folder.glob(f"{content_hash}-*.json.gz"):
+            path.unlink(missing_ok=True)
+
+    def _remove_others(self, content_hash: str) -> None:
+        for path in self.folder.glob(f"{content_hash}-*.json.gz"):
+            if path != self._forms_path(content_hash):
+                path.unlink(missing_ok=True)
+
+    def read(self, content_hash: str) -> list[TermForms]:
+        """The version's forms; empty (with a warning) when the file is missing or stale."""
+        return self._terms(content_hash) or []
+
+    def _terms(self, content_hash: str) -> list[TermForms] | None:
+        """The version's forms, or None (with a warning) when missing, unreadable or stale."""
+        body = self._read(content_hash)
+        if body is None or body.get("key") != self.key:
+            log.warning("mention forms of %s are missing or stale; `ontoretrieve index` "
+                        "rewrites them", content_hash)
+            return None
+        terms: list[list[Any]] = body.get("terms", [])  # type: ignore[assignment]
+        return [TermForms(iri, tuple((f, k) for f, k in forms)) for iri, forms in terms]
+
+    def dictionary(self, hashes: Sequence[str]) -> MentionDictionary:
+        """The dictionary over these versions' forms: loaded when built before, else built."""
+        wanted = sorted(hashes)
+        digest = hashlib.sha256(json.dumps([self.key, MATCH_SCHEME, wanted]).encode()
+                                ).hexdigest()[:16]
+        path = self.folder / f"dictionary-{digest}.pickle"
+        try:
+            with path.open("rb") as handle:
+                loaded = pickle.load(handle)
+            if isinstance(loaded, MentionDictionary):
+                return loaded
+        except FileNotFoundError:
+            pass
+        except Exception as exc:  # a damaged cache is rebuilt, never trusted
+            log.warning("mention dictionary %s is unreadable (%s); rebuilding", path, exc)
+        forms = {h: self._terms(h) for h in wanted}
+        built = MentionDictionary.build((h, terms or []) for h, terms in forms.items())
+        if any(terms is None for terms in forms.values()):
+            return built  # missing forms: never cache a dictionary the next sync completes
+        try:
+            write_atomic(path, pickle.dumps(built, protocol=pickle.HIGHEST_PROTOCOL))
+            for old in self.folder.glob("dictionary-*.pickle"):
+                if old != path:
+                    old.unlink(missing_ok=True)
+        except OSError as exc:  # a read-only data dir still answers, it only rebuilds
+            log.warning("cannot cache the mention dictionary in %s (%s)", self.folder, exc)
+        return built
+
+    def _read(self, content_hash: str) -> dict[str, object] | None:
+        try:
+            data = json.loads(gzip.decompress(self._forms_path(content_hash).read_bytes()))
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError, EOFError) as exc:
+            log.warning("mention forms %s are unreadable (%s)", self._forms_path(content_hash),
+                        exc)
+            return None
+        return data if isinstance(data, dict) else None

@@ -1,0 +1,91 @@
+"""What an index holds, kept beside it in ``state.json`` and written atomically.
+
+The state names the index location (so a rebuild can fill a fresh location and
+switch to it in one rename), its fingerprint, the ontology versions it holds
+(by content hash) and the ones a sync had started on (``pending``): a process
+killed mid-sync leaves ``pending`` behind, and the next sync finishes or
+removes those points.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+from pydantic import BaseModel, Field, ValidationError
+
+from ontoretrieve.errors import IndexError_
+from ontoretrieve.index.atomic import write_atomic
+
+__all__ = ["IndexState", "IndexedOntology", "ontology_names"]
+
+
+def ontology_names(ontology_iri: str, content_hash: str, sources: Sequence[str]
+                   ) -> set[str]:
+    """Every name a caller may use for an ontology version: IRI, content hash, and
+    each source's path, file name and file stem.
+
+    >>> sorted(ontology_names("http://x/o", "ab12", ["cat/pizza.owl"]))
+    ['ab12', 'cat/pizza.owl', 'http://x/o', 'pizza', 'pizza.owl']
+    """
+    names = {ontology_iri, content_hash}
+    for source in sources:
+        file_name = source.rsplit("/", 1)[-1]
+        names |= {source, file_name, file_name.rsplit(".", 1)[0]}
+    return names - {""}
+
+
+class IndexedOntology(BaseModel):
+    ontology_iri: str
+    version: str | None = None
+    sources: list[str]
+    atoms: int
+
+
+class IndexState(BaseModel):
+    """The persisted state of one tenant's index."""
+
+    backend: str
+    location: str
+    """Shard folder name (Edge) or collection name (Qdrant server)."""
+    dimension: int
+    fingerprint: dict[str, str]
+    ontologies: dict[str, IndexedOntology] = Field(default_factory=dict)
+    pending: list[str] = Field(default_factory=list)
+    points: int | None = None
+    """Points in the index after the last sync that wrote to it (None: not counted yet)."""
+    updated_at: datetime = Field(default_factory=lambda: datetime.now(UTC))
+
+    def named(self, names: Iterable[str]) -> frozenset[str]:
+        """The content hashes of the indexed ontology versions ``names`` names
+        (see ``ontology_names``).
+
+        >>> state = IndexState(backend="edge", location="x", dimension=2, fingerprint={},
+        ...     ontologies={"ab12": IndexedOntology(ontology_iri="http://x/o",
+        ...                                         sources=["cat/pizza.owl"], atoms=3)})
+        >>> sorted(state.named(["pizza"])), sorted(state.named(["nope"]))
+        (['ab12'], [])
+        """
+        wanted = set(names)
+        return frozenset(content_hash for content_hash, info in self.ontologies.items()
+                         if wanted & ontology_names(info.ontology_iri, content_hash,
+                                                    info.sources))
+
+    @classmethod
+    def load(cls, path: Path) -> IndexState | None:
+        """The state at ``path``, or None when there is none yet."""
+        try:
+            return cls.model_validate_json(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return None
+        except (OSError, ValidationError, ValueError) as exc:
+            raise IndexError_(f"index state {path} is unreadable ({exc}); rebuild with "
+                              "`ontoretrieve index --rebuild`") from exc
+
+    def save(self, path: Path) -> None:
+        """Write to a temporary file, fsync, rename: never a half-written state."""
+        self.updated_at = datetime.now(UTC)
+        write_atomic(path, json.dumps(self.model_dump(mode="json"), indent=1).encode("utf-8"),
+                     prefix=".state-")

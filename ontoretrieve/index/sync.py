@@ -1,0 +1,381 @@
+"""Incremental index sync: make the vector index hold exactly the current catalog.
+
+Beyond the reference (which re-embeds everything at every start):
+
+- ontology versions are compared by content hash: an unchanged ontology costs
+  nothing, not even reading its graph;
+- a changed ontology is re-atomized, and only atoms whose texts changed are
+  embedded; the vectors of the others are copied from the points already
+  stored (looked up by text hash);
+- a removed ontology's points are deleted, but orphan pruning refuses an empty
+  catalog and skips after a partial catalog load, since an absent ontology is
+  then no evidence of deletion;
+- the state file is written atomically, and an ontology is marked pending
+  before its points are written, so a process killed mid-sync leaves the
+  previous index usable and the next sync completes the work;
+- ``rebuild`` fills a fresh location and switches to it only at the end.
+
+``plan_sync`` is the pure core; ``IndexSync`` does the I/O.
+
+>>> plan = plan_sync({"h2": ["ontology"]}, {"h1", "h2"}, [], catalog_empty=False,
+...                  last_load_partial=False)
+>>> plan.add, plan.remove, plan.keep
+([], ['h1'], ['h2'])
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from pydantic import BaseModel
+
+from ontoretrieve.backends.vector_index import (
+    IndexPoint,
+    StoredVectors,
+    VectorIndex,
+    point_id,
+)
+from ontoretrieve.catalog.store import Catalog
+from ontoretrieve.errors import EmbeddingContractMismatchError
+from ontoretrieve.index.atomize import Atom, AtomSource, atomize
+from ontoretrieve.index.embed import Embedder
+from ontoretrieve.index.embed_cache import CachedEmbedder
+from ontoretrieve.index.fingerprint import differences
+from ontoretrieve.index.mention_forms import term_forms
+from ontoretrieve.index.mention_store import MentionStore
+from ontoretrieve.index.state import IndexedOntology, IndexState
+from ontoretrieve.records import OntologyVersion
+from ontoretrieve.settings import Settings
+from ontoretrieve.settings.groups import DedupMode, IndexSettings
+
+__all__ = ["IndexSync", "SyncPlan", "SyncReport", "check_fingerprint", "plan_sync",
+           "point_key"]
+
+SyncProgress = Callable[[str, int, int], None]
+"""Called as work advances: (phase, done, total); phases "atomize" and "embed"."""
+
+_CHUNK = 512
+
+
+class SyncReport(BaseModel):
+    """What one ``ontoretrieve index`` did."""
+
+    location: str
+    rebuilt: bool
+    ontologies_added: int
+    ontologies_removed: int
+    ontologies_unchanged: int
+    atoms_total: int
+    atoms_embedded: int
+    atoms_reused: int
+    atoms_deleted: int
+    pruning: str
+    """``done``, ``nothing to prune`` or why it was skipped."""
+    seconds: float
+    embed_seconds: float
+    texts_from_cache: int = 0
+    """Texts whose vectors came from the document cache instead of the model."""
+
+
+@dataclass(frozen=True, slots=True)
+class SyncPlan:
+    add: list[str]
+    remove: list[str]
+    keep: list[str]
+    prune_blocked: str | None
+
+
+def plan_sync(desired: Mapping[str, object], indexed: set[str], pending: Sequence[str], *,
+              catalog_empty: bool, last_load_partial: bool) -> SyncPlan:
+    """Which ontology hashes to add, remove and keep."""
+    add = sorted(h for h in desired if h not in indexed)
+    stale = sorted((indexed | set(pending)) - set(desired))
+    blocked = None
+    if stale and catalog_empty:
+        blocked = "skipped: the catalog is empty, which is no evidence of deletion"
+    elif stale and last_load_partial:
+        blocked = "skipped: the last catalog load was partial"
+    return SyncPlan(add=add, remove=[] if blocked else stale,
+                    keep=sorted(h for h in desired if h in indexed), prune_blocked=blocked)
+
+
+def check_fingerprint(state: IndexState, current: dict[str, str], location: str) -> None:
+    """Raise ``EmbeddingContractMismatchError`` naming what differs."""
+    differing = differences(state.fingerprint, current)
+    if differing:
+        raise EmbeddingContractMismatchError(location, differing)
+
+
+def point_key(atom: Atom, settings: IndexSettings) -> str:
+    """The dedup key the store keeps one record per (VECTOR_STORE_DEDUP_MODE).
+
+    >>> from ontoretrieve.index.atomize import Role
+    >>> a = Atom("id1", "http://x/t", "http://x/o", "1.0", "h", Role.RESOURCE, False,
+    ...          "t.", "", "t", (), (), ())
+    >>> point_key(a, IndexSettings())
+    'iri|http://x/t|1.0|h'
+    >>> point_key(a, IndexSettings(dedup_include_version=False, dedup_include_hash=False))
+    'iri|http://x/t'
+    """
+    if settings.dedup_mode is DedupMode.ATOM_ID:
+        return f"atom|{atom.atom_id}"
+    parts = ["iri", atom.iri]
+    if settings.dedup_include_version:
+        parts.append(atom.ontology_version or "")
+    if settings.dedup_include_hash:
+        parts.append(atom.ontology_hash)
+    return "|".join(parts)
+
+
+class IndexSync:
+    """Runs a sync of one tenant's index against its catalog."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        catalog: Catalog,
+        state_path: Path,
+        fingerprint: dict[str, str],
+        embedder: Callable[[], Embedder],
+        open_index: Callable[[str, int], VectorIndex],
+        new_location: Callable[[], str],
+        drop_location: Callable[[str], None],
+        mentions: MentionStore | None = None,
+    ) -> None:
+        self.settings = settings
+        self.catalog = catalog
+        self.state_path = state_path
+        self.fingerprint = fingerprint
+        self._embedder_factory = embedder
+        self._embedder: Embedder | None = None
+        self._open_index = open_index
+        self._new_location = new_location
+        self._drop_location = drop_location
+        self.mentions = mentions
+
+    @property
+    def embedder(self) -> Embedder:
+        if self._embedder is None:  # loaded only when something must be embedded
+            self._embedder = self._embedder_factory()
+        return self._embedder
+
+    def run(self, *, rebuild: bool = False, progress: SyncProgress | None = None) -> SyncReport:
+        started = time.perf_counter()
+        state = IndexState.load(self.state_path)
+        if state is not None and not rebuild:
+            check_fingerprint(state, self.fingerprint, str(self.state_path.parent))
+        old_location = None
+        # A rebuild keeps its progress apart until the switch, so the index in
+        # use stays whole (and in use) until the new one is complete.
+        work_path = self.state_path
+        if state is None or rebuild:
+            old_location = state.location if state else None
+            if state is not None:
+                work_path = self.state_path.with_name("state.rebuild.json")
+                abandoned = IndexState.load(work_path)  # an earlier rebuild was killed
+                if abandoned is not None and abandoned.location != state.location:
+                    self._drop_location(abandoned.location)
+            if state is not None:
+                self._keep_old_vectors(state)
+            state = IndexState(backend=self.settings.vector_index.backend.value,
+                               location=self._new_location(),
+                               dimension=self.embedder.dimension,
+                               fingerprint=self.fingerprint)
+        versions = self.catalog.versions()
+        desired: dict[str, list[OntologyVersion]] = {}
+        for version in versions:
+            desired.setdefault(version.content_hash, []).append(version)
+        partial = any(load is not None and load.partial for load in self.catalog.layer_loads())
+        plan = plan_sync(desired, set(state.ontologies), state.pending,
+                         catalog_empty=not versions, last_load_partial=partial)
+        counters = {"embedded": 0, "reused": 0, "deleted": 0, "embed_seconds": 0.0}
+        for content_hash in plan.keep:  # sources may have moved or been added
+            state.ontologies[content_hash].sources = [v.source for v in desired[content_hash]]
+        if (old_location is None and not plan.add and not plan.remove and not state.pending
+                and state.points is not None):
+            # Nothing to write: the index is not even opened (Edge loads its
+            # segments on open), so a restart on an unchanged catalog is cheap.
+            state.save(work_path)
+            self._sync_forms(state, desired, [], progress)
+            return self._report(state, rebuild, plan, state.points, counters, started)
+        index = self._open_index(state.location, state.dimension)
+        try:
+            jobs = self._atomize(plan.add, desired, progress)
+            total = sum(len(atoms) for _, atoms in jobs)
+            done = 0
+            for content_hash, atoms in jobs:
+                state.pending = sorted(set(state.pending) | {content_hash})
+                state.save(work_path)
+                for start in range(0, len(atoms), _CHUNK):
+                    chunk = atoms[start:start + _CHUNK]
+                    self._write(index, chunk, counters)
+                    done += len(chunk)
+                    if progress:
+                        progress("embed", done, total)
+                index.flush()
+                first = desired[content_hash][0]
+                state.ontologies[content_hash] = IndexedOntology(
+                    ontology_iri=first.ontology_iri, version=first.version,
+                    sources=[v.source for v in desired[content_hash]], atoms=len(atoms))
+                state.pending = [h for h in state.pending if h != content_hash]
+                state.save(work_path)
+            if plan.remove:
+                counters["deleted"] = sum(index.count(h) for h in plan.remove)
+                index.delete_ontology_hashes(plan.remove)
+                index.flush()
+                for content_hash in plan.remove:
+                    state.ontologies.pop(content_hash, None)
+                state.pending = [h for h in state.pending if h not in plan.remove]
+            if plan.add:
+                index.optimize()
+            state.fingerprint = self.fingerprint
+            state.points = index.count()
+        finally:
+            index.close()
+        state.save(work_path)
+        if work_path != self.state_path:
+            os.replace(work_path, self.state_path)  # the switch: the rebuild becomes visible
+        if old_location is not None and old_location != state.location:
+            self._drop_location(old_location)
+        self._sync_forms(state, desired, plan.remove, progress)
+        report = self._report(state, rebuild, plan, state.points, counters, started)
+        if isinstance(self._embedder, CachedEmbedder):
+            report.texts_from_cache = self._embedder.reused
+        return report
+
+    @staticmethod
+    def _report(state: IndexState, rebuild: bool, plan: SyncPlan, atoms_total: int,
+                counters: dict[str, float], started: float) -> SyncReport:
+        return SyncReport(
+            location=state.location, rebuilt=rebuild,
+            ontologies_added=len(plan.add), ontologies_removed=len(plan.remove),
+            ontologies_unchanged=len(plan.keep), atoms_total=atoms_total,
+            atoms_embedded=int(counters["embedded"]), atoms_reused=int(counters["reused"]),
+            atoms_deleted=int(counters["deleted"]),
+            pruning=plan.prune_blocked or ("done" if plan.remove else "nothing to prune"),
+            seconds=round(time.perf_counter() - started, 3),
+            embed_seconds=round(counters["embed_seconds"], 3),
+        )
+
+    def _atomize(self, hashes: list[str], desired: Mapping[str, list[OntologyVersion]],
+                 progress: SyncProgress | None) -> list[tuple[str, list[Atom]]]:
+        settings = self.settings
+
+        def one(content_hash: str) -> tuple[str, list[Atom]]:
+            version = desired[content_hash][0]
+            triples = self.catalog.graph_triples(version)
+            source = AtomSource(version.ontology_iri, version.version, version.content_hash)
+            if self.mentions is not None:  # the graph is in hand: write its forms now
+                self.mentions.write(content_hash, term_forms(triples, settings.index))
+            return content_hash, atomize(triples, source, settings.index, settings.triggers)
+
+        jobs = []
+        workers = max(1, settings.embed.reindex_concurrency)
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            for done, job in enumerate(pool.map(one, hashes), start=1):
+                jobs.append(job)
+                if progress:
+                    progress("atomize", done, len(hashes))
+        return jobs
+
+    def _keep_old_vectors(self, old: IndexState) -> None:
+        """Before a rebuild, copy the old index's vectors into the document cache.
+
+        Only when the cache is on and the model is the same: then every text
+        the rebuild shares with the old index costs a lookup, not an embedding.
+        """
+        embedder = self.embedder
+        same_model = all(old.fingerprint.get(k) == v for k, v in self.fingerprint.items()
+                         if k.startswith("embed."))
+        if not isinstance(embedder, CachedEmbedder) or not same_model:
+            return
+        if old.backend != self.settings.vector_index.backend.value:
+            return
+        index = self._open_index(old.location, old.dimension)
+        try:
+            embedder.cache.fill_from(index)
+        finally:
+            index.close()
+
+    def _sync_forms(self, state: IndexState, desired: Mapping[str, list[OntologyVersion]],
+                    removed: Sequence[str], progress: SyncProgress | None) -> None:
+        """The mention forms of every indexed version, current; none of removed ones.
+
+        A version indexed before the mention lane existed, or under other form
+        rules, costs a graph read here, never an embedding.
+        """
+        if self.mentions is None:
+            return
+        for content_hash in removed:
+            self.mentions.remove(content_hash)
+        missing = [h for h in sorted(state.ontologies)
+                   if h in desired and not self.mentions.current(h)]
+        for done, content_hash in enumerate(missing, start=1):
+            triples = self.catalog.graph_triples(desired[content_hash][0])
+            self.mentions.write(content_hash, term_forms(triples, self.settings.index))
+            if progress:
+                progress("forms", done, len(missing))
+
+    def _write(self, index: VectorIndex, atoms: list[Atom], counters: dict[str, float]) -> None:
+        unique: dict[str, Atom] = {}
+        for atom in atoms:
+            unique.setdefault(point_key(atom, self.settings.index), atom)
+        stored = index.stored_vectors([a.text_hash for a in unique.values()])
+        missing = [a for a in unique.values() if a.text_hash not in stored]
+        started = time.perf_counter()
+        fresh = self._embed(missing)
+        counters["embed_seconds"] += time.perf_counter() - started
+        counters["embedded"] += len(missing)
+        counters["reused"] += len(unique) - len(missing)
+        points = []
+        for key, atom in unique.items():
+            vectors = stored.get(atom.text_hash) or fresh[atom.text_hash]
+            points.append(IndexPoint(point_id(key), vectors, _payload(atom)))
+        index.upsert(points)
+
+    def _embed(self, atoms: list[Atom]) -> dict[str, StoredVectors]:
+        if not atoms:
+            return {}
+        texts = [a.core_text for a in atoms] + [a.neighborhood_text for a in atoms
+                                                if a.neighborhood_text]
+        # Embed shortest first: batches of similar length need less padding.
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        dense_sorted = self.embedder.embed_documents([texts[i] for i in order])
+        dense = np.empty_like(dense_sorted)
+        dense[order] = dense_sorted
+        sparse = self.embedder.sparse_documents([a.sparse_text for a in atoms])
+        vectors: dict[str, StoredVectors] = {}
+        neighborhood_row = len(atoms)
+        for row, atom in enumerate(atoms):
+            neighborhood = None
+            if atom.neighborhood_text:
+                neighborhood = dense[neighborhood_row]
+                neighborhood_row += 1
+            vectors[atom.text_hash] = StoredVectors(dense[row], neighborhood, sparse[row])
+        return vectors
+
+
+def _payload(atom: Atom) -> dict[str, object]:
+    return {
+        "atom_id": atom.atom_id,
+        "iri": atom.iri,
+        "ontology_iri": atom.ontology_iri,
+        "ontology_version": atom.ontology_version or "",
+        "ontology_hash": atom.ontology_hash,
+        "text_hash": atom.text_hash,
+        "role": atom.role.value,
+        "is_header": atom.is_header,
+        "core_text": atom.core_text,
+        "neighborhood_text": atom.neighborhood_text,
+        "sparse_text": atom.sparse_text,
+        "labels": list(atom.labels),
+        "symbols": list(atom.symbols),
+        "triggers": list(atom.triggers),
+        "lexemes": sorted({x.casefold() for x in (*atom.labels, *atom.symbols)}),
+    }

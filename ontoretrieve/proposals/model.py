@@ -1,0 +1,225 @@
+"""Update proposals (beyond.md 7): the records and the pure checks.
+
+A proposal is an update (triples to add and remove, per writable ontology)
+made against a snapshot: each ``OntologyUpdate`` names the content hash it
+was made against, so an update to an ontology that has moved on since is
+stale. The checks here are pure: parsing (file, line, column), the new
+ontology, the nodes an update touches, references to nothing (dangling) and
+terms it removes. The pipeline (``pipeline/proposing.py``) reads the store,
+runs SHACL and writes.
+
+>>> update = OntologyUpdate(ontology_iri="http://x/o", base_hash="h",
+...                         add="<http://x/A> <http://x/p> <http://x/B> .")
+>>> [t.object.value for t in parse_triples(update.add, "add to http://x/o")]
+['http://x/B']
+>>> parse_triples("<http://x/A> <http://x/p> .", "add to http://x/o")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+ontoretrieve.errors.ProposalError: add to http://x/o, line 1, column 27: ...
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import Literal
+
+import pyoxigraph as ox
+from pydantic import BaseModel, Field
+
+from ontoretrieve.context.model import Snapshot
+from ontoretrieve.errors import ProposalError, ProposalRejected
+from ontoretrieve.index.sync import SyncReport
+from ontoretrieve.rdf.graph_index import is_standard
+from ontoretrieve.rdf.vocab import DECLARED_REFERENCE_PREDICATES
+
+__all__ = [
+    "AppliedVersion",
+    "ApplyResult",
+    "Conflict",
+    "OntologyUpdate",
+    "Proposal",
+    "ProposalReport",
+    "Violation",
+    "apply_change",
+    "dangling_references",
+    "parse_triples",
+    "removed_terms",
+    "statements_of",
+    "touched_nodes",
+]
+
+Check = Literal["parse", "unknown_ontology", "not_writable", "stale", "missing_triple",
+                "shacl", "dangling_reference", "removed_term_in_use"]
+
+
+
+class OntologyUpdate(BaseModel):
+    """Triples to add to and remove from one ontology, made against ``base_hash``."""
+
+    ontology_iri: str
+    base_hash: str = Field(description="The content hash the update was made against.")
+    add: str = Field("", description="Turtle or N-Triples to add.")
+    remove: str = Field("", description="Turtle or N-Triples to remove.")
+
+
+class Proposal(BaseModel):
+    """An update against a snapshot; ``text`` (the unit's text) feeds the critic."""
+
+    updates: list[OntologyUpdate] = Field(min_length=1)
+    snapshot: Snapshot | None = None
+    text: str | None = None
+
+
+class Violation(BaseModel):
+    """One reason a proposal is rejected."""
+
+    check: Check
+    ontology_iri: str
+    message: str
+    shape: str | None = None
+    focus: str | None = None
+    path: str | None = None
+
+
+class Conflict(BaseModel):
+    """A possible conflict the consistency critic found (changes nothing)."""
+
+    label: str
+    term: str
+    ontology_iri: str
+    fused_score: float
+
+
+class ProposalReport(BaseModel):
+    """The verdict on a proposal: violations reject it; conflicts are advice."""
+
+    conforms: bool
+    violations: list[Violation]
+    conflicts: list[Conflict] = []
+    consistency_conflicts: int = 0
+    changes: dict[str, dict[str, int | str]] = {}
+    """Per ontology IRI: base and new hash, triples added and removed."""
+
+    def rejection(self) -> ProposalRejected:
+        """The error that rejects the proposal, naming its first five violations."""
+        shown = "; ".join(f"{v.check}{f' ({_short(v.shape)})' if v.shape else ''}: {v.message}"
+                          f"{f' [{v.focus}]' if v.focus else ''}"
+                          for v in self.violations[:5])
+        more = len(self.violations) - 5
+        return ProposalRejected(f"proposal rejected: {shown}"
+                                + (f"; and {more} more" if more > 0 else ""), self)
+
+
+class AppliedVersion(BaseModel):
+    ontology_iri: str
+    previous_hash: str
+    content_hash: str
+    graph: str
+
+
+class ApplyResult(BaseModel):
+    report: ProposalReport
+    applied: list[AppliedVersion]
+    index: SyncReport | None = None
+
+
+def _short(iri: str | None) -> str:
+    return (iri or "").rsplit("#", 1)[-1].rsplit("/", 1)[-1]
+
+
+_POSITION = re.compile(r"line (\d+), column (\d+)|(\d+):(\d+)")
+
+
+def parse_triples(text: str, where: str) -> list[ox.Triple]:
+    """Triples of Turtle (N-Triples is Turtle); errors name ``where``, line and column."""
+    if not text.strip():
+        return []
+    try:
+        return [ox.Triple(t.subject, t.predicate, t.object)
+                for t in ox.parse(text.encode(), ox.RdfFormat.TURTLE)]
+    except SyntaxError as exc:
+        line, column = _position(exc)
+        raise ProposalError(f"{where}, line {line}, column {column}: {exc.msg}") from None
+
+
+def _position(exc: SyntaxError) -> tuple[int, int]:
+    if exc.lineno:
+        return exc.lineno, exc.offset or 0
+    found = _POSITION.search(str(exc))
+    if found:
+        numbers = [g for g in found.groups() if g]
+        return int(numbers[0]), int(numbers[1])
+    return 0, 0
+
+
+def apply_change(old: Sequence[ox.Triple], add: Sequence[ox.Triple],
+                 remove: Sequence[ox.Triple]) -> tuple[list[ox.Triple], list[ox.Triple]]:
+    """The new triples, and the removals that were not there.
+
+    Triples with blank nodes are matched by value only when the same blank
+    node appears on both sides (labels from a separate parse never match),
+    so removing a restriction means removing the statement that points at it.
+    """
+    present = set(old)
+    missing = [t for t in remove if t not in present]
+    gone = set(remove)
+    new = [t for t in old if t not in gone]
+    seen = set(new)
+    new.extend(t for t in add if t not in seen and not seen.add(t))  # type: ignore[func-returns-value]
+    return new, missing
+
+
+def touched_nodes(add: Iterable[ox.Triple], remove: Iterable[ox.Triple]) -> set[str]:
+    """Named subjects and objects of the change (standard vocabulary left out)."""
+    nodes: set[str] = set()
+    for t in [*add, *remove]:
+        for term in (t.subject, t.object):
+            if isinstance(term, ox.NamedNode) and not is_standard(term):
+                nodes.add(term.value)
+    return nodes
+
+
+def statements_of(triples: Sequence[ox.Triple], iris: set[str]) -> list[ox.Triple]:
+    """The statements of ``iris`` as subjects, with the blank nodes they reach."""
+    by_subject: dict[object, list[ox.Triple]] = {}
+    for t in triples:
+        by_subject.setdefault(t.subject, []).append(t)
+    found: list[ox.Triple] = []
+    frontier: list[object] = [ox.NamedNode(i) for i in iris]
+    seen: set[object] = set()
+    while frontier:
+        node = frontier.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        for t in by_subject.get(node, ()):
+            found.append(t)
+            if isinstance(t.object, ox.BlankNode):
+                frontier.append(t.object)
+    return found
+
+
+def dangling_references(add: Sequence[ox.Triple], declared: set[str]) -> dict[str, str]:
+    """IRIs the added triples point to (as a class, parent, domain...) that nothing declares.
+
+    Returns {iri: the predicate that points to it}; ``declared`` holds every IRI
+    that is a subject in the new ontology or in the tenant's catalog.
+    """
+    found: dict[str, str] = {}
+    for t in add:
+        targets = [t.object] if t.predicate.value in DECLARED_REFERENCE_PREDICATES else []
+        if not is_standard(t.predicate):
+            targets.append(t.predicate)
+        for node in targets:
+            if (isinstance(node, ox.NamedNode) and not is_standard(node)
+                    and node.value not in declared):
+                found.setdefault(node.value, t.predicate.value)
+    return found
+
+
+def removed_terms(old: Sequence[ox.Triple], new: Sequence[ox.Triple]) -> set[str]:
+    """Named terms described in ``old`` that ``new`` no longer describes at all."""
+    before = {t.subject.value for t in old if isinstance(t.subject, ox.NamedNode)}
+    after = {t.subject.value for t in new if isinstance(t.subject, ox.NamedNode)}
+    return before - after

@@ -1,0 +1,292 @@
+"""Propose, validate, apply, roll back: composes the proposal checks with the store.
+
+validate: parse each update; the ontology must be in the tenant's own
+catalog (included catalogs are read-only), writable in the snapshot when one
+is given, and still at ``base_hash`` (else stale). The new ontology is the
+whole stored version with the change applied, never the snapshot. Checks on
+it: SHACL (``shapes/`` plus the tenant's shapes) on the touched terms, with
+the types of everything they reference from the tenant's whole catalog, and
+only violations the update introduces count; dangling references (a class,
+parent, domain, range or predicate nothing declares); removed terms still
+used in this or another catalog ontology. The consistency critic adds advice.
+
+apply: the new version's graph is written first (content-addressed, so a
+crash leaves at worst an unreferenced graph), then one update switches the
+catalog to it, keeping the old version for rollback; the index is synced by
+the caller, which embeds only atoms whose texts changed.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pyoxigraph as ox
+
+from ontoretrieve.backends import TripleStore
+from ontoretrieve.catalog.files import identify
+from ontoretrieve.catalog.reader import CatalogReader
+from ontoretrieve.catalog.store import Catalog
+from ontoretrieve.errors import OntoRetrieveError
+from ontoretrieve.proposals.critic import critic_queries, find_conflicts
+from ontoretrieve.proposals.model import (
+    AppliedVersion,
+    Conflict,
+    OntologyUpdate,
+    Proposal,
+    ProposalReport,
+    Violation,
+    apply_change,
+    dangling_references,
+    parse_triples,
+    removed_terms,
+    statements_of,
+    touched_nodes,
+)
+from ontoretrieve.proposals.shacl import DEFAULT_SHAPES, load_shapes, validate
+from ontoretrieve.rdf import sparql
+from ontoretrieve.rdf.canonical import graph_hash
+from ontoretrieve.rdf.vocab import RDF_TYPE, RDF_TYPE_NODE, graph_name
+from ontoretrieve.records import OntologyVersion, SeedEvidence, VersionStatus
+from ontoretrieve.settings import Settings
+
+__all__ = ["Planned", "ProposalRunner", "checkpoint"]
+
+Search = Callable[[str], Sequence[SeedEvidence]]
+
+
+def checkpoint(name: str) -> None:
+    """A named point of apply where a crash test can kill the process (tests only).
+
+    With ``ONTORETRIEVE_CRASH_AT=name`` set, the process kills itself there
+    with SIGKILL, exactly as an outside kill would: no cleanup runs.
+    """
+    if os.environ.get("ONTORETRIEVE_CRASH_AT") == name:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+class Planned:
+    """One validated update: the base version and the new triples."""
+
+    def __init__(self, update: OntologyUpdate, base: OntologyVersion, new: list[ox.Triple],
+                 add: list[ox.Triple], added: int, removed: int) -> None:
+        self.update, self.base, self.new, self.add = update, base, new, add
+        self.added, self.removed = added, removed
+        self.content_hash = graph_hash(new)
+
+
+class ProposalRunner:
+    """Validates and applies proposals for one tenant over one store."""
+
+    def __init__(self, settings: Settings, store: TripleStore, tenant: str,
+                 search: Search | None = None) -> None:
+        self.settings, self.store, self.tenant = settings, store, tenant
+        self.catalog = Catalog.for_tenant(store, settings, tenant)
+        self.search = search
+        config = settings.tenants.get(tenant)
+        extra = [Path(p) for p in (config.shapes if config else [])]
+        self.shapes = load_shapes([DEFAULT_SHAPES, *extra])
+
+    # -- validate ------------------------------------------------------------------------
+
+    def validate(self, proposal: Proposal) -> tuple[ProposalReport, list[Planned]]:
+        violations: list[Violation] = []
+        planned: list[Planned] = []
+        own = self.catalog.versions(own_only=True)
+        visible = self.catalog.versions()
+        reader = CatalogReader(self.store, catalog=self.catalog)
+        writable = ({r.ontology_iri for r in proposal.snapshot.writable}
+                    if proposal.snapshot is not None else None)
+        for update in proposal.updates:
+            iri = update.ontology_iri
+            add = parse_triples(update.add, f"add to {iri}")
+            remove = parse_triples(update.remove, f"remove from {iri}")
+            candidates = [v for v in own if v.ontology_iri == iri]
+            if not candidates:
+                included = any(v.ontology_iri == iri for v in visible)
+                violations.append(Violation(check="unknown_ontology", ontology_iri=iri, message=(
+                    "the ontology is in an included catalog, which this tenant cannot change"
+                    if included else "no ontology of the tenant's catalog has this IRI")))
+                continue
+            if writable is not None and iri not in writable:
+                violations.append(Violation(check="not_writable", ontology_iri=iri, message=(
+                    "the snapshot does not list this ontology as writable")))
+                continue
+            base = next((v for v in candidates if v.content_hash == update.base_hash), None)
+            if base is None:
+                violations.append(Violation(check="stale", ontology_iri=iri, message=(
+                    f"the proposal was made against {update.base_hash[:12]}, but the current "
+                    f"version is {candidates[0].content_hash[:12]}: retrieve again and "
+                    "re-propose")))
+                continue
+            old = self.store.graph_triples(base.graph)
+            new, missing = apply_change(old, add, remove)
+            violations.extend(Violation(
+                check="missing_triple", ontology_iri=iri, focus=_node(t.subject),
+                message=f"cannot remove a statement the ontology does not have: {t}")
+                for t in missing[:20])
+            violations.extend(self._content_checks(iri, base, old, new, add, remove, reader,
+                                                   visible))
+            planned.append(Planned(update, base, new, add, len(set(add) - set(old)),
+                                   len(set(remove) & set(old))))
+        conflicts = self._critic(proposal, planned)
+        report = ProposalReport(
+            conforms=not violations, violations=violations, conflicts=conflicts,
+            consistency_conflicts=len(conflicts),
+            changes={p.update.ontology_iri: {"base_hash": p.base.content_hash,
+                                             "content_hash": p.content_hash,
+                                             "added": p.added, "removed": p.removed}
+                     for p in planned})
+        return report, planned
+
+    def _content_checks(self, iri: str, base: OntologyVersion, old: list[ox.Triple],
+                        new: list[ox.Triple], add: list[ox.Triple], remove: list[ox.Triple],
+                        reader: CatalogReader, visible: Sequence[OntologyVersion]
+                        ) -> list[Violation]:
+        found: list[Violation] = []
+        touched = touched_nodes(add, remove)
+        # Terms the new ontology and the tenant's other ontologies declare.
+        declared = {t.subject.value for t in new if isinstance(t.subject, ox.NamedNode)}
+        pointed = dangling_references(add, declared)
+        if pointed:
+            elsewhere = reader.defining_versions(sorted(pointed))
+            for target, predicate in sorted(pointed.items()):
+                if target not in elsewhere:
+                    found.append(Violation(
+                        check="dangling_reference", ontology_iri=iri, focus=target,
+                        path=predicate, message="the update points to a term no ontology "
+                        "of the catalog declares: declare it or fix the IRI"))
+        # SHACL on the touched terms, before and after: only what the update introduces.
+        referenced = {t.object.value for t in [*add, *statements_of(new, touched)]
+                      if isinstance(t.object, ox.NamedNode)}
+        wanted = referenced | touched
+        others = [v for v in visible if v.graph != base.graph]
+        outside = self._types(sorted(wanted), {v.graph for v in others})
+
+        def view(triples: list[ox.Triple]) -> list[ox.Triple]:
+            # The touched terms' statements and the types of what they point to: from
+            # this version of the ontology itself, and from the rest of the catalog.
+            inside = [t for t in triples if t.predicate.value == RDF_TYPE
+                      and isinstance(t.subject, ox.NamedNode) and t.subject.value in wanted]
+            return list(dict.fromkeys(statements_of(triples, touched) + inside + outside))
+
+        before = validate(view(old), self.shapes)
+        after = validate(view(new), self.shapes)
+        for result in sorted(set(after) - set(before), key=lambda r: (r.shape, r.focus)):
+            found.append(Violation(check="shacl", ontology_iri=iri, shape=result.shape,
+                                   focus=result.focus, path=result.path,
+                                   message=result.message))
+        # Removed terms still used elsewhere.
+        gone = removed_terms(old, new)
+        if gone:
+            found.extend(self._still_used(iri, gone, new, others))
+        return found
+
+    def _types(self, iris: Sequence[str], graphs: set[str]) -> list[ox.Triple]:
+        """rdf:type statements of ``iris`` in ``graphs`` (the other ontologies read)."""
+        found: list[ox.Triple] = []
+        for start in range(0, len(iris), 400):
+            chunk = [i for i in iris[start:start + 400] if _usable(i)]
+            if not chunk:
+                continue
+            rows = self.store.select(
+                f"SELECT DISTINCT ?s ?t ?g WHERE {{ VALUES ?s {{ "
+                f"{' '.join(sparql.iri(i) for i in chunk)} }} GRAPH ?g {{ ?s "
+                f"{sparql.iri(RDF_TYPE)} ?t }} FILTER(isIRI(?t)) }}")
+            found.extend(ox.Triple(row["s"], RDF_TYPE_NODE, row["t"]) for row in rows  # type: ignore[arg-type]
+                         if row["g"].value in graphs)
+        return list(dict.fromkeys(found))
+
+    def _still_used(self, iri: str, gone: set[str], new: list[ox.Triple],
+                    others: Sequence[OntologyVersion]) -> list[Violation]:
+        found: list[Violation] = []
+        used_here = {t.object.value for t in new if isinstance(t.object, ox.NamedNode)}
+        by_graph = {v.graph: v.ontology_iri for v in others}
+        usable = sorted(g for g in gone if _usable(g))
+        rows = self.store.select(
+            f"SELECT DISTINCT ?o ?g WHERE {{ VALUES ?o {{ "
+            f"{' '.join(sparql.iri(i) for i in usable)} }} GRAPH ?g {{ ?s ?p ?o }} }}"
+        ) if usable else []
+        users: dict[str, set[str]] = {}
+        for row in rows:
+            if row["g"].value in by_graph:
+                users.setdefault(row["o"].value, set()).add(by_graph[row["g"].value])
+        for term in sorted(gone):
+            where = sorted(users.get(term, set())) + (["this ontology"] if term in used_here
+                                                       else [])
+            if where:
+                found.append(Violation(
+                    check="removed_term_in_use", ontology_iri=iri, focus=term,
+                    message=f"the update removes a term still used in {', '.join(where)}"))
+        return found
+
+    def _critic(self, proposal: Proposal, planned: list[Planned]) -> list[Conflict]:
+        if self.search is None or not planned:
+            return []
+        add = [t for p in planned for t in p.add]
+        drawn_on = {p.update.ontology_iri for p in planned}
+        if proposal.snapshot is not None:
+            drawn_on |= {r.ontology_iri for r in proposal.snapshot.cut_from}
+        hits = {q: list(self.search(q))[:3] for q in critic_queries(add)}
+        return find_conflicts(hits, drawn_on, self.settings.critic.min_fused_score)
+
+    # -- apply and roll back -------------------------------------------------------------
+
+    def apply(self, planned: Sequence[Planned]) -> list[AppliedVersion]:
+        """Write each new version's graph, then switch the catalog to it (one update each)."""
+        applied = []
+        for plan in planned:
+            base = plan.base
+            graph = graph_name(plan.content_hash)
+            self.store.replace_graph(graph, plan.new)
+            checkpoint("apply.graph_written")
+            identity = identify(plan.new, base.source)
+            version = base.model_copy(update={
+                "version": identity.version if not identity.derived else base.version,
+                "content_hash": plan.content_hash, "graph": graph,
+                "triple_count": len(plan.new), "status": VersionStatus.CURRENT,
+                "loaded_at": datetime.now(UTC).replace(microsecond=0),
+                "origin": "proposal", "supersedes": base.content_hash})
+            self.catalog.switch_to(version)
+            checkpoint("apply.switched")
+            applied.append(AppliedVersion(ontology_iri=base.ontology_iri,
+                                          previous_hash=base.content_hash,
+                                          content_hash=plan.content_hash, graph=graph))
+        return applied
+
+    def rollback(self, ontology_iri: str) -> AppliedVersion:
+        """Switch the ontology back to the version its current applied version replaced."""
+        every = self.catalog.versions(include_inactive=True, own_only=True)
+        current = [v for v in every if v.ontology_iri == ontology_iri
+                   and v.status is VersionStatus.CURRENT]
+        if not current:
+            raise OntoRetrieveError(f"no current version of {ontology_iri} in the tenant's "
+                                    "catalog")
+        applied = next((v for v in current if v.supersedes), None)
+        if applied is None:
+            raise OntoRetrieveError(f"the current version of {ontology_iri} was loaded from "
+                                    "its file, not applied from a proposal: nothing to roll "
+                                    "back")
+        previous = next((v for v in every if v.source == applied.source
+                         and v.content_hash == applied.supersedes), None)
+        if previous is None:
+            raise OntoRetrieveError(f"the version {applied.supersedes} that {ontology_iri} "
+                                    "replaced is no longer recorded")
+        self.catalog.switch_to(previous)
+        return AppliedVersion(ontology_iri=ontology_iri, previous_hash=applied.content_hash,
+                              content_hash=previous.content_hash, graph=previous.graph)
+
+
+def _node(term: object) -> str | None:
+    return term.value if isinstance(term, ox.NamedNode) else None
+
+
+def _usable(iri: str) -> bool:
+    try:
+        sparql.iri(iri)
+    except ValueError:
+        return False
+    return True

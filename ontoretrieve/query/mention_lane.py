@@ -1,0 +1,184 @@
+"""The mention lane on the query path: mentions -> a ranked hit list per window.
+
+Pure. The dictionary finds every mention of the text once; each window gets
+the terms named by spans that start inside it, ranked by their strongest
+mention (kind, span length, ambiguity, nesting; see ``Mention.strength``),
+as ``LaneHit`` s that fuse like any other lane's. A term needs its index
+payload to become a hit: a mention of a term the index does not hold (a
+stale dictionary) is dropped.
+
+>>> from ontoretrieve.index.mention_match import Mention
+>>> from ontoretrieve.query.windows import Window
+>>> m = Mention("http://x/t", "h1", 2, 6, "cell", "cell", " cell ", "label", True, 1)
+>>> payloads = {("http://x/t", "h1"): {"iri": "http://x/t", "ontology_hash": "h1"}}
+>>> [[h.payload["iri"] for h in hits] for hits in
+...  window_hits([m], [Window(0, "a cell", 0, 6)], payloads, depth=10)]
+[['http://x/t']]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from ontoretrieve.backends.vector_index import DenseVector, LaneHit, point_id
+from ontoretrieve.index.mention_match import Mention
+from ontoretrieve.index.mention_text import STOPWORDS, fold_word, tokenize
+from ontoretrieve.query.windows import Window
+
+__all__ = ["dense_span_mentions", "evidence_of", "pick_senses", "span_candidates", "usable",
+           "window_hits"]
+
+PayloadKey = tuple[str, str]
+"""(iri, ontology hash)."""
+
+
+def usable(mentions: Sequence[Mention], max_shared: int) -> list[Mention]:
+    """Mentions whose form is shared by at most ``max_shared`` terms (0: all)."""
+    return [m for m in mentions if not max_shared or m.shared_by <= max_shared]
+
+
+def pick_senses(mentions: Sequence[Mention], windows: Sequence[Window],
+                window_vectors: Sequence[DenseVector],
+                term_vectors: Mapping[str, DenseVector], keep: int,
+                after_numbers: bool = False) -> list[Mention]:
+    """Word sense choice: a span naming several terms keeps its strength for the ``keep``
+    terms nearest (cosine of core vectors) the window the span starts in; the others
+    are flagged ``outranked``. A term without a vector is never outranked; nor are
+    spans right after a number unless ``after_numbers``.
+
+    >>> from ontoretrieve.index.mention_match import Mention
+    >>> ms = [Mention(i, "h", 0, 6, "states", "state", "state", "label", True, 2)
+    ...       for i in ("x:condition", "x:country")]
+    >>> vectors = {"x:condition": np.array([1.0, 0.0]), "x:country": np.array([0.0, 1.0])}
+    >>> picked = pick_senses(ms, [Window(0, "states", 0, 6)], [np.array([0.9, 0.1])],
+    ...                      vectors, keep=1)
+    >>> [(m.iri, m.outranked) for m in picked]
+    [('x:condition', False), ('x:country', True)]
+    """
+    if keep <= 0 or not windows:
+        return list(mentions)
+    groups: dict[tuple[int, int, str], set[str]] = {}
+    for m in mentions:
+        if after_numbers or not m.after_number:
+            groups.setdefault((m.start, m.end, m.key), set()).add(m.iri)
+    outranked: set[tuple[int, int, str, str]] = set()
+    for (start, end, key), iris in groups.items():
+        scored = [i for i in iris if i in term_vectors]
+        if len(iris) <= keep or len(scored) <= keep:
+            continue
+        window = _window_at(windows, start)
+        near = sorted(scored, key=lambda i: -float(np.dot(window_vectors[window],
+                                                            term_vectors[i])))
+        outranked |= {(start, end, key, iri) for iri in near[keep:]}
+    return [replace(m, outranked=True) if (m.start, m.end, m.key, m.iri) in outranked else m
+            for m in mentions]
+
+
+def _window_at(windows: Sequence[Window], offset: int) -> int:
+    """The window a character offset starts in (the last one before it, at a gap)."""
+    found = 0
+    for i, window in enumerate(windows):
+        if window.start <= offset:
+            found = i
+        if window.start <= offset < window.end:
+            return i
+    return found
+
+
+def window_hits(mentions: Sequence[Mention], windows: Sequence[Window],
+                payloads: Mapping[PayloadKey, Mapping[str, Any]], depth: int
+                ) -> list[list[LaneHit]]:
+    """Per window, the terms its mentions name, strongest first, at most ``depth``."""
+    result: list[list[LaneHit]] = []
+    for window in windows:
+        best: dict[PayloadKey, float] = {}
+        count: dict[PayloadKey, int] = {}
+        longest: dict[PayloadKey, int] = {}
+        for m in mentions:
+            if window.start <= m.start < window.end or (
+                    m.start < window.start < m.end):  # a span across the window's edge
+                key = (m.iri, m.ontology_hash)
+                if key in payloads:
+                    best[key] = max(best.get(key, 0.0), m.strength)
+                    count[key] = count.get(key, 0) + 1
+                    longest[key] = max(longest.get(key, 0), m.end - m.start)
+        # Equal strengths (many unique labels score 1) rank by how often the window
+        # names the term, then by the longer span.
+        ranked = sorted(best.items(), key=lambda kv: (-kv[1], -count[kv[0]], -longest[kv[0]],
+                                                      kv[0]))[:depth]
+        result.append([LaneHit(point_id("mention|" + "|".join(key)), strength,
+                               dict(payloads[key])) for key, strength in ranked])
+    return result
+
+
+def span_candidates(text: str, mentions: Sequence[Mention], limit: int
+                    ) -> list[tuple[int, int, str]]:
+    """Content words no form names, for span-level dense matching: (start, end, word).
+
+    Words of four letters or more that are not function words, outside every
+    mention, one per folded form, in text order, at most ``limit``.
+
+    >>> span_candidates("the olfactory bulb of mice", [], 5)
+    [(4, 13, 'olfactory'), (14, 18, 'bulb'), (22, 26, 'mice')]
+    """
+    covered = [(m.start, m.end) for m in mentions]
+    seen: set[str] = set()
+    found = []
+    for token in tokenize(text):
+        word = token.text
+        if len(word) < 4 or not word.isalpha() or word.casefold() in STOPWORDS:
+            continue
+        if any(s <= token.start and token.end <= e for s, e in covered):
+            continue
+        key = fold_word(word)
+        if key in seen:
+            continue
+        seen.add(key)
+        found.append((token.start, token.end, word))
+        if len(found) >= limit:
+            break
+    return found
+
+
+def dense_span_mentions(spans: Sequence[tuple[int, int, str]],
+                        hits: Sequence[Sequence[LaneHit]], min_similarity: float
+                        ) -> list[Mention]:
+    """Mentions from the core-lane hits of each span, at ``min_similarity`` or above."""
+    found = []
+    for (start, end, word), span_hits in zip(spans, hits, strict=True):
+        for hit in span_hits:
+            if hit.score < min_similarity or hit.payload.get("is_header"):
+                continue
+            labels = hit.payload.get("labels") or [""]
+            found.append(Mention(str(hit.payload["iri"]), str(hit.payload.get("ontology_hash", "")),
+                                 start, end, word, str(labels[0]), "", "dense_span", False, 1,
+                                 similarity=round(hit.score, 4)))
+    return found
+
+
+def evidence_of(mentions: Sequence[Mention], iri: str) -> list[dict[str, object]]:
+    """The spans that named ``iri``, for its seed's evidence (strongest first).
+
+    >>> m = Mention("http://x/t", "h1", 2, 6, "cell", "cell", " cell ", "label", True, 1)
+    >>> evidence_of([m], "http://x/t")[0]["span"]
+    [2, 6]
+    """
+    found = sorted((m for m in mentions if m.iri == iri),
+                   key=lambda m: (-m.strength, m.start))
+    seen: set[tuple[int, int, str]] = set()
+    spans = []
+    for m in found:
+        if (m.start, m.end, m.form) in seen:
+            continue
+        seen.add((m.start, m.end, m.form))
+        spans.append({"span": [m.start, m.end], "text": m.text, "form": m.form,
+                      "kind": m.kind, "exact_case": m.exact_case, "shared_by": m.shared_by,
+                      "contained": m.contained, "after_number": m.after_number,
+                      "derived": m.derived, "similarity": m.similarity,
+                      "outranked": m.outranked,
+                      "strength": round(m.strength, 4)})
+    return spans

@@ -1,0 +1,267 @@
+"""The query path up to the seeds, over one opened index and embedder.
+
+>>> SeedRetriever.__name__
+'SeedRetriever'
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import asdict
+from typing import Any
+
+from pydantic import BaseModel
+
+from ontoretrieve.backends.vector_index import DenseVector, Lane, LaneHit, VectorIndex
+from ontoretrieve.index.build import (
+    DEFAULT_TENANT,
+    make_embedder,
+    mention_store,
+    open_query_index,
+)
+from ontoretrieve.index.embed import Embedder
+from ontoretrieve.index.mention_match import Mention, MentionDictionary
+from ontoretrieve.index.mention_text import STOPWORDS
+from ontoretrieve.query.fusion import best_attainable, fuse_window
+from ontoretrieve.query.lanes import search_lanes
+from ontoretrieve.query.lexical import (
+    apply_triggers,
+    apply_unit_signals,
+    lexeme_variants,
+    symbol_case_check,
+    text_tokens,
+    unit_signal_tokens,
+)
+from ontoretrieve.query.mention_lane import (
+    dense_span_mentions,
+    evidence_of,
+    pick_senses,
+    span_candidates,
+    usable,
+    window_hits,
+)
+from ontoretrieve.query.selection import (
+    Seed,
+    cap_never_binds,
+    evidence_first,
+    evidence_tier,
+    select_seeds,
+)
+from ontoretrieve.query.windows import Window, make_windows_with_metrics
+from ontoretrieve.records import SeedEvidence, SeedFunnel
+from ontoretrieve.settings import Settings
+from ontoretrieve.settings.groups import SeedCut, SeedSettings
+
+MentionLoader = Callable[[], MentionDictionary | None]
+
+__all__ = ["SeedResult", "SeedRetriever"]
+
+log = logging.getLogger(__name__)
+
+
+class SeedResult(BaseModel):
+    """Ranked seeds of one text, with their evidence, the funnel and stage timings."""
+
+    seeds: list[SeedEvidence]
+    funnel: SeedFunnel
+    seconds: dict[str, float]
+
+
+class SeedRetriever:
+    """The query path up to the seeds, over one opened index and embedder.
+
+    >>> # SeedRetriever.open(load_settings()).seeds("a 200 kV source")  # needs an index
+    """
+
+    def __init__(self, settings: Settings, index: VectorIndex, embedder: Embedder,
+                 mentions: MentionLoader | None = None) -> None:
+        self.settings = settings
+        self.index = index
+        self.embedder = embedder
+        self._load_mentions = mentions
+        self._dictionary: MentionDictionary | None = None
+        if cap_never_binds(settings.seeds, settings.windows):
+            log.warning(
+                "ONTOLOGY_PATCH_MAX_ATOMS=%d can never bind: the cap is at most "
+                "max(MAX_ATOMS_BASE, SEEDS_PER_WINDOW x MAX_WINDOWS) = %d",
+                settings.seeds.max_atoms,
+                max(settings.seeds.max_atoms_base,
+                    settings.seeds.seeds_per_window * settings.windows.max_windows))
+
+    @classmethod
+    def open(cls, settings: Settings, tenant: str = DEFAULT_TENANT,
+             embedder: Embedder | None = None) -> SeedRetriever:
+        index, state = open_query_index(settings, tenant)
+        store = mention_store(settings, tenant)
+        return cls(settings, index, embedder or make_embedder(settings),
+                   mentions=lambda: store.dictionary(sorted(state.ontologies)))
+
+    @property
+    def dictionary(self) -> MentionDictionary | None:
+        """The mention dictionary, loaded on first use (None: no mention lane)."""
+        if self._dictionary is None and self._load_mentions is not None:
+            self._dictionary = self._load_mentions()
+        return self._dictionary
+
+    def mentions(self, text: str, scope: Collection[str] | None = None) -> list[Mention]:
+        """Every usable mention in ``text`` (none when the lane is off), of the ontology
+        versions in ``scope`` when given."""
+        s = self.settings
+        if not s.mentions.enabled or s.fusion.mention_weight <= 0 or self.dictionary is None:
+            return []
+        found = self.dictionary.find(text)
+        if scope is not None:
+            found = [m for m in found if m.ontology_hash in scope]
+        return usable(found, s.mentions.max_shared)
+
+    def close(self) -> None:
+        self.index.close()
+
+    def window_count(self, text: str) -> int:
+        """How many query windows ``text`` makes (what a default token budget grows with)."""
+        windows, _ = make_windows_with_metrics(text, self.settings.windows,
+                                               self.embedder.count_tokens,
+                                               self.embedder.sequence_limit)
+        return len(windows)
+
+    def seeds(self, text: str, scope: Collection[str] | None = None) -> SeedResult:
+        """The seeds of ``text``; ``scope`` (ontology content hashes) limits every lane,
+        the mentions and the lexical rules to those ontology versions."""
+        s = self.settings
+        hashes = None if scope is None else sorted(scope)
+        clock = _Clock()
+        windows, window_metrics = make_windows_with_metrics(
+            text, s.windows, self.embedder.count_tokens, self.embedder.sequence_limit)
+        clock.lap("windows")
+        lanes = search_lanes(self.index, self.embedder, windows, s.fusion, hashes)
+        clock.laps["embedding"] = lanes.embed_seconds
+        clock.laps["search"] = lanes.search_seconds
+        clock.restart()
+        mentions = self.mentions(text, scope)
+        if s.mentions.senses and lanes.dense_queries:
+            mentions = self._pick_senses(mentions, windows, lanes.dense_queries)
+        if s.mentions.dense_spans and s.mentions.enabled and s.fusion.mention_weight > 0:
+            mentions = mentions + self._dense_spans(text, mentions, hashes)
+        per_window = lanes.per_window
+        hits_per_lane = dict(lanes.hits_per_lane)
+        if mentions:
+            by_window = self._mention_hits(mentions, windows)
+            per_window = [{**lanes_of, Lane.MENTION: hits}
+                          for lanes_of, hits in zip(per_window, by_window, strict=True)]
+            hits_per_lane[Lane.MENTION.value] = sum(len(h) for h in by_window)
+        clock.lap("mentions")
+        fused = [fuse_window(i, per_lane, s.fusion) for i, per_lane in enumerate(per_window)]
+        clock.lap("fusion")
+        selected, counts = select_seeds(fused, len(windows), _cut_settings(s, scope),
+                                        best_attainable(s.fusion),
+                                        vectors=self.index.core_vectors)
+        triggered, added, raised = apply_triggers(
+            selected, self._trigger_matches(text, hashes), s.triggers)
+        checked, demoted, dropped = symbol_case_check(
+            triggered, text, s.seeds.symbol_case_mismatch_policy,
+            s.seeds.symbol_case_mismatch_demote_factor)
+        signalled, by_signals = checked, 0
+        if s.seeds.query_unit_signals_enabled and selected:
+            tokens = unit_signal_tokens(text)
+            signalled, by_signals = apply_unit_signals(
+                checked, tokens, self._unit_matches(tokens, hashes), s.triggers,
+                s.seeds.symbol_case_mismatch_policy, s.seeds.symbol_case_mismatch_demote_factor)
+        if s.seeds.cut is SeedCut.EVIDENCE and s.seeds.evidence_first:
+            signalled = evidence_first(signalled, s.seeds)
+        clock.lap("seeds")
+        funnel = SeedFunnel(
+            windows_built=window_metrics.windows_built, windows=window_metrics.windows_kept,
+            window_bound=window_metrics.bound, queries_truncated=window_metrics.queries_truncated,
+            query_sequence_limit=window_metrics.query_sequence_limit,
+            hits_per_lane=hits_per_lane, **asdict(counts), added_by_triggers=added,
+            raised_by_triggers=raised, case_demoted=demoted, case_dropped=dropped,
+            added_by_unit_signals=by_signals, final_seeds=len(signalled))
+        return SeedResult(seeds=[_evidence(seed, mentions, evidence_tier(seed, s.seeds))
+                                 for seed in signalled],
+                          funnel=funnel, seconds={k: round(v, 5) for k, v in clock.laps.items()})
+
+    def _pick_senses(self, mentions: list[Mention], windows: Sequence[Window],
+                     window_vectors: Sequence[DenseVector]) -> list[Mention]:
+        """Outrank the terms of an ambiguous span that fit its window worse."""
+        m = self.settings.mentions
+        ambiguous = sorted({x.iri for x in mentions if x.shared_by > m.senses})
+        if not ambiguous:
+            return mentions
+        return pick_senses(mentions, windows, window_vectors,
+                           self.index.core_vectors(ambiguous), m.senses,
+                           m.senses_after_numbers)
+
+    def _dense_spans(self, text: str, mentions: Sequence[Mention],
+                     scope: Sequence[str] | None) -> list[Mention]:
+        """Span-level dense matching: content words no form names, against the core lane."""
+        spans = span_candidates(text, [m for m in mentions if not m.contained],
+                                self.settings.mentions.dense_spans)
+        if not spans:
+            return []
+        vectors = list(self.embedder.embed_queries([word for _, _, word in spans]))
+        hits = self.index.search(Lane.CORE, vectors, 3, scope)
+        return dense_span_mentions(spans, hits, self.settings.mentions.dense_span_min_similarity)
+
+    def _mention_hits(self, mentions: Sequence[Mention], windows: Sequence[Window]
+                      ) -> list[list[LaneHit]]:
+        """The mention lane's hits per window, with the index payloads of their terms."""
+        iris = sorted({m.iri for m in mentions})
+        payloads = {(str(p["iri"]), str(p.get("ontology_hash", ""))): p
+                    for p in self.index.matching("iri", iris, limit=8 * len(iris))}
+        return window_hits(mentions, windows, payloads, self.settings.fusion.mention_top_k)
+
+    def _trigger_matches(self, text: str, scope: Sequence[str] | None
+                         ) -> list[dict[str, Any]]:
+        if not self.settings.triggers.enabled:
+            return []
+        tokens = list(dict.fromkeys(text_tokens(text)))
+        if self.settings.triggers.skip_stopwords:
+            tokens = [t for t in tokens if t.casefold() not in STOPWORDS]
+        return self.index.matching("triggers", tokens, ontology_hashes=scope) if tokens else []
+
+    def _unit_matches(self, tokens: list[str], scope: Sequence[str] | None
+                      ) -> dict[str, list[dict[str, Any]]]:
+        found: dict[str, list[dict[str, Any]]] = {}
+        for token in tokens:
+            variants = lexeme_variants(token)
+            found[token] = self.index.matching("lexemes", variants, limit=32,
+                                               ontology_hashes=scope)
+        return found
+
+
+def _cut_settings(settings: Settings, scope: Collection[str] | None) -> SeedSettings:
+    """The seed settings of one query: a scoped query keeps each window's top terms."""
+    seeds = settings.seeds
+    if scope is None or seeds.scoped_top_per_window <= seeds.evidence_top_per_window:
+        return seeds
+    return seeds.model_copy(update={"evidence_top_per_window": seeds.scoped_top_per_window})
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.laps: dict[str, float] = {}
+        self._last = time.perf_counter()
+
+    def restart(self) -> None:
+        self._last = time.perf_counter()
+
+    def lap(self, name: str) -> None:
+        now = time.perf_counter()
+        self.laps[name] = self.laps.get(name, 0.0) + now - self._last
+        self._last = now
+
+
+def _evidence(seed: Seed, mentions: Sequence[Mention], tier: int) -> SeedEvidence:
+    payload = seed.payload
+    return SeedEvidence(
+        iri=seed.iri, score=round(seed.score, 6), origin=seed.origin.value,
+        ontology_iri=str(payload.get("ontology_iri", "")),
+        ontology_version=str(payload.get("ontology_version") or "") or None,
+        ontology_hash=str(payload.get("ontology_hash", "")), role=seed.role,
+        fused_score=None if seed.fused_score is None else round(seed.fused_score, 6),
+        windows=list(seed.windows),
+        lanes=[{"window": w, "lane": e.lane.value, "rank": e.rank,
+                "raw_score": round(e.raw_score, 6)} for w, e in seed.evidence],
+        mentions=evidence_of(mentions, seed.iri), notes=list(seed.notes), evidence_tier=tier)

@@ -1,0 +1,256 @@
+"""In-memory adjacency over catalog triples, and the schema role of each triple.
+
+Pure: triples in, lookups out. A ``GraphIndex`` holds one ontology version
+(fetched once and cached by the catalog reader); a ``WorkingGraph`` is a view
+over several of them, so merging ontologies copies nothing and costs
+nothing however large GO or NCBITaxon are.
+
+>>> import pyoxigraph as ox
+>>> from ontoretrieve.rdf.vocab import SUBCLASS_OF_NODE
+>>> a, b = ox.NamedNode("http://x/A"), ox.NamedNode("http://x/B")
+>>> g = GraphIndex("h1", [ox.Triple(a, SUBCLASS_OF_NODE, b)])
+>>> w = WorkingGraph([g])
+>>> [str(o) for _, o in w.out(a)], [str(s) for s, _ in w.incoming(b)]
+(['<http://x/B>'], ['<http://x/A>'])
+>>> role_of(SUBCLASS_OF_NODE, b, RoleTable.default()).name
+'HIERARCHY'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import TypeAlias
+
+import pyoxigraph as ox
+
+from ontoretrieve.rdf.vocab import (
+    DOMAIN_RANGE_PREDICATES,
+    HIERARCHY_PREDICATES,
+    LABEL_PREDICATES,
+    NEVER_EXPANDED_NAMESPACES,
+    OWL_ONTOLOGY,
+    RDF_TYPE,
+    RDF_TYPE_NODE,
+    RDFS_LABEL,
+    REFERENCE_PREDICATES,
+    SCHEMA_DESCRIPTION_PREDICATES,
+    SYMBOL_PREDICATES,
+    nodes,
+)
+
+__all__ = [
+    "GraphIndex",
+    "Node",
+    "Role",
+    "RoleTable",
+    "Statement",
+    "WorkingGraph",
+    "blank_tree",
+    "is_standard",
+    "reference_targets",
+    "role_of",
+]
+
+Node: TypeAlias = ox.NamedNode | ox.BlankNode
+Term: TypeAlias = ox.NamedNode | ox.BlankNode | ox.Literal
+Statement: TypeAlias = tuple[Node, ox.NamedNode, Term]
+"""A triple as a plain hashable tuple (subject, predicate, object)."""
+
+_REFERENCES = nodes(REFERENCE_PREDICATES)
+
+
+def blank_tree(node: Node, blank_subjects: Mapping[Node, Sequence[Statement]]
+               ) -> list[Statement]:
+    """The statements of blank node ``node`` and of every blank node under it.
+
+    ``blank_subjects`` holds each blank subject's statements.
+
+    >>> b, c = ox.BlankNode(), ox.BlankNode()
+    >>> p = ox.NamedNode("http://x/p")
+    >>> len(blank_tree(b, {b: [(b, p, c)], c: [(c, p, ox.Literal("v"))]}))
+    2
+    """
+    found: list[Statement] = []
+    stack, seen = [node], set()
+    while stack:
+        current = stack.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        for st in blank_subjects.get(current, ()):
+            found.append(st)
+            if isinstance(st[2], ox.BlankNode):
+                stack.append(st[2])
+    return found
+
+
+def is_standard(node: Term) -> bool:
+    """True for terms of RDF, RDFS, OWL, XSD, SKOS, SHACL and Dublin Core."""
+    return isinstance(node, ox.NamedNode) and node.value.startswith(NEVER_EXPANDED_NAMESPACES)
+
+
+class Role(IntEnum):
+    """Schema role of a triple; a tight budget admits lower values first."""
+
+    LABEL = 0
+    TYPE = 1
+    SYMBOL = 2
+    HIERARCHY = 3
+    DOMAIN_RANGE = 4
+    LINK = 5
+    DESCRIPTION = 6
+    ANNOTATION = 7
+
+
+@dataclass(frozen=True, slots=True)
+class RoleTable:
+    """Which predicates name, symbolize and describe terms."""
+
+    labels: frozenset[str]
+    symbols: frozenset[str]
+    cache: dict[tuple[ox.NamedNode, bool], Role] = field(default_factory=dict, compare=False)
+    """Roles already worked out: the same few predicates come back all the time."""
+
+    @classmethod
+    def default(cls) -> RoleTable:
+        return cls(frozenset(LABEL_PREDICATES), frozenset(SYMBOL_PREDICATES))
+
+    @classmethod
+    def of(cls, labels: Sequence[str], symbols: Sequence[str]) -> RoleTable:
+        return cls(frozenset(labels) | {RDFS_LABEL}, frozenset(symbols))
+
+
+_ROLE_BY_PREDICATE: dict[str, Role] = {
+    **{p: Role.HIERARCHY for p in HIERARCHY_PREDICATES},
+    **{p: Role.DOMAIN_RANGE for p in DOMAIN_RANGE_PREDICATES},
+    **{p: Role.DESCRIPTION for p in SCHEMA_DESCRIPTION_PREDICATES},
+    RDF_TYPE: Role.TYPE,
+}
+
+
+def role_of(predicate: ox.NamedNode, obj: Term, table: RoleTable) -> Role:
+    """The schema role of one triple, from its predicate (and object kind)."""
+    key = (predicate, isinstance(obj, ox.Literal))
+    role = table.cache.get(key)
+    if role is None:
+        role = _role(predicate.value, key[1], table)
+        table.cache[key] = role
+    return role
+
+
+def _role(p: str, literal: bool, table: RoleTable) -> Role:
+    if p in table.labels:
+        return Role.LABEL
+    if p in table.symbols:
+        return Role.SYMBOL
+    role = _ROLE_BY_PREDICATE.get(p)
+    if role is not None:
+        return role
+    return Role.ANNOTATION if literal else Role.LINK
+
+
+class GraphIndex:
+    """The triples of one ontology version, indexed by subject and by object."""
+
+    __slots__ = ("_in", "_out", "headers", "name", "triples")
+
+    def __init__(self, name: str, triples: Iterable[ox.Triple]) -> None:
+        self.name = name
+        self.triples: list[Statement] = []
+        self._out: dict[Node, list[tuple[ox.NamedNode, Term]]] = {}
+        self._in: dict[Node, list[tuple[Node, ox.NamedNode]]] = {}
+        self.headers: set[Node] = set()
+        ontology = ox.NamedNode(OWL_ONTOLOGY)
+        for t in triples:
+            s, p, o = t.subject, t.predicate, t.object
+            if not isinstance(s, ox.NamedNode | ox.BlankNode):
+                continue  # RDF-star subjects do not occur in catalogs
+            statement: Statement = (s, p, o)  # type: ignore[assignment]
+            self.triples.append(statement)
+            self._out.setdefault(s, []).append((p, o))  # type: ignore[arg-type]
+            if isinstance(o, ox.NamedNode | ox.BlankNode):
+                self._in.setdefault(o, []).append((s, p))
+            if p == RDF_TYPE_NODE and o == ontology:
+                self.headers.add(s)
+
+    def __len__(self) -> int:
+        return len(self.triples)
+
+    def out(self, node: Node) -> list[tuple[ox.NamedNode, Term]]:
+        return self._out.get(node, [])
+
+    def incoming(self, node: Node) -> list[tuple[Node, ox.NamedNode]]:
+        return self._in.get(node, [])
+
+    def describes(self, node: Node) -> bool:
+        return node in self._out
+
+
+class WorkingGraph:
+    """The union of several ontology versions, as a view (nothing is copied).
+
+    Lookups are memoized per node: the view is cached across retrievals, and
+    the same hub terms are looked up unit after unit.
+    """
+
+    def __init__(self, parts: Sequence[GraphIndex]) -> None:
+        self.parts = tuple(parts)
+        self.headers: set[Node] = set().union(*(p.headers for p in self.parts))
+        self._out: dict[Node, list[tuple[ox.NamedNode, Term]]] = {}
+        self._in: dict[Node, list[tuple[Node, ox.NamedNode]]] = {}
+        self._owners: dict[Node, list[str]] = {}
+
+    def __len__(self) -> int:
+        return sum(len(p) for p in self.parts)
+
+    def out(self, node: Node) -> list[tuple[ox.NamedNode, Term]]:
+        found = self._out.get(node)
+        if found is None:
+            # The same triple in two versions counts once.
+            found = list(dict.fromkeys(e for part in self.parts for e in part.out(node)))
+            self._out[node] = found
+        return found
+
+    def incoming(self, node: Node) -> list[tuple[Node, ox.NamedNode]]:
+        found = self._in.get(node)
+        if found is None:
+            found = list(dict.fromkeys(e for part in self.parts for e in part.incoming(node)))
+            self._in[node] = found
+        return found
+
+    def describes(self, node: Node) -> bool:
+        """True when some part has a triple with ``node`` as subject."""
+        return bool(self.out(node))
+
+    def owners(self, node: Node) -> list[str]:
+        """Names of the parts (version hashes) that describe ``node``."""
+        found = self._owners.get(node)
+        if found is None:
+            found = [part.name for part in self.parts if part.describes(node)]
+            self._owners[node] = found
+        return found
+
+    def types(self, node: Node) -> set[ox.NamedNode]:
+        return {o for p, o in self.out(node) if p == RDF_TYPE_NODE and isinstance(o, ox.NamedNode)}
+
+
+def reference_targets(graph: WorkingGraph, iris: Iterable[str]) -> set[str]:
+    """Classes the terms point to through rdfs:subClassOf, rdfs:domain or rdfs:range.
+
+    The full-scan form of reference expansion: the catalog reader finds which
+    ontologies declare these when it cannot ask the store.
+
+    >>> from ontoretrieve.rdf.vocab import SUBCLASS_OF_NODE
+    >>> a, b = ox.NamedNode("http://x/A"), ox.NamedNode("http://x/B")
+    >>> reference_targets(WorkingGraph([GraphIndex("h", [ox.Triple(a, SUBCLASS_OF_NODE, b)])]),
+    ...                   ["http://x/A"])
+    {'http://x/B'}
+    """
+    found: set[str] = set()
+    for value in iris:
+        for p, o in graph.out(ox.NamedNode(value)):
+            if p in _REFERENCES and isinstance(o, ox.NamedNode) and not is_standard(o):
+                found.add(o.value)
+    return found

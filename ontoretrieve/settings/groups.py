@@ -1,0 +1,447 @@
+"""The per-stage groups of ``Settings``; each stage receives only its own group.
+
+Every field that the reference system also has declares its reference name
+(``json_schema_extra={"reference": ...}``) and the reference default;
+``settings.reference_names()`` reads the names from here, so each is written
+once.
+"""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+from typing import Annotated, Any, Self
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+from pydantic_settings import NoDecode
+
+from ontoretrieve.rdf.vocab import expand_curie
+
+__all__ = [
+    "CatalogSettings",
+    "ContextSettings",
+    "CriticSettings",
+    "DedupMode",
+    "EmbedSettings",
+    "ExpandSettings",
+    "FusionSettings",
+    "IndexSettings",
+    "MentionSettings",
+    "MergeMode",
+    "SeedCut",
+    "SeedOrder",
+    "SeedSettings",
+    "ServerSettings",
+    "StoreBackend",
+    "StoreSettings",
+    "SymbolCasePolicy",
+    "TriggerFusion",
+    "TriggerSettings",
+    "VectorBackend",
+    "VectorIndexSettings",
+    "WindowSettings",
+]
+
+
+def _split_list(value: Any) -> Any:
+    """Accept a JSON list or a comma-separated string, as the reference does."""
+    if isinstance(value, str):
+        text = value.strip()
+        if text.startswith("["):
+            return json.loads(text)
+        return [part.strip() for part in text.split(",") if part.strip()]
+    return value
+
+
+def _split_iris(value: Any) -> Any:
+    value = _split_list(value)
+    if isinstance(value, list | tuple):
+        return tuple(expand_curie(str(item)) for item in value)
+    return value
+
+
+IriList = Annotated[tuple[str, ...], NoDecode, BeforeValidator(_split_iris)]
+StrList = Annotated[tuple[str, ...], NoDecode, BeforeValidator(_split_list)]
+
+LABEL_PREDICATES = ("rdfs:label", "skos:prefLabel", "dcterms:title", "skos:altLabel",
+                    "dcterms:alternative")
+SYMBOL_PREDICATES = ("skos:notation", "qudt:symbol", "qudt:ucumCode")
+
+
+def ref(name: str, default: Any, **constraints: Any) -> Any:
+    """A field that carries the reference system's setting name."""
+    return Field(default, json_schema_extra={"reference": name}, **constraints)
+
+
+class TokenCounterKind(StrEnum):
+    """Which counter a budget is measured in, when the caller passes none."""
+
+    ESTIMATE = "estimate"
+    """The fast estimate of a large language model's BPE tokenizer (``context.tokens``)."""
+    ENCODER = "encoder"
+    """The dense encoder's own tokenizer (WordPiece for the packaged model): exact for
+    the encoder, about 1.1-1.2x GPT-4's count on Turtle."""
+
+
+class _Group(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", validate_default=True)
+
+
+class StoreBackend(StrEnum):
+    OXIGRAPH = "oxigraph"
+    SPARQL = "sparql"
+
+
+class VectorBackend(StrEnum):
+    EDGE = "edge"
+    QDRANT = "qdrant"
+
+
+class DedupMode(StrEnum):
+    IRI = "iri"
+    ATOM_ID = "atom_id"
+
+
+class MergeMode(StrEnum):
+    MAX_SCORE = "max_score"
+    SUM_SCORE = "sum_score"
+
+
+class SeedCut(StrEnum):
+    CAP = "cap"
+    """The reference: every candidate above the floor, up to the cap."""
+    EVIDENCE = "evidence"
+    """Only candidates the evidence supports (a mention, lanes agreeing, a score near
+    the unit's best), up to the cap."""
+
+
+class TriggerFusion(StrEnum):
+    MAX_MERGE = "max_merge"
+    """The reference: a kept term is raised to the trigger score."""
+    APPEND = "append"
+    """Kept terms are left as they are; only new terms join."""
+    ADD = "add"
+    """A kept term gains the trigger score on top of its fused score (at most 1), so
+    lexical and semantic evidence together outrank either alone."""
+
+
+class SymbolCasePolicy(StrEnum):
+    DEMOTE = "demote"
+    DROP = "drop"
+    KEEP = "keep"
+
+
+class SeedOrder(StrEnum):
+    SCORE = "score"
+    ONTOLOGY_ROUND_ROBIN = "ontology_round_robin"
+
+
+class CatalogSettings(_Group):
+    """Where the catalog files are and which store keeps them."""
+
+    path: str = "catalog"
+    """File or folder that `ontoretrieve index` and `retrieve` load when not told otherwise."""
+
+
+class StoreSettings(_Group):
+    """The triple store: embedded Oxigraph (default) or a SPARQL 1.1 endpoint."""
+
+    backend: StoreBackend = StoreBackend.OXIGRAPH
+    query_url: str | None = None
+    """SPARQL query endpoint, e.g. http://127.0.0.1:7878/query."""
+    update_url: str | None = None
+    """SPARQL update endpoint; defaults to query_url with /update."""
+    graph_store_url: str | None = None
+    """Graph Store Protocol endpoint; defaults to query_url with /store."""
+    timeout_seconds: float = Field(30.0, gt=0)
+
+    @model_validator(mode="after")
+    def _endpoint_needed(self) -> Self:
+        if self.backend is StoreBackend.SPARQL and not self.query_url:
+            raise ValueError("store.backend=sparql needs store.query_url")
+        return self
+
+
+class IndexSettings(_Group):
+    """Atomization: which terms become atoms and what text they carry."""
+
+    index_undescribed_iris: bool = ref("VECTOR_STORE_INDEX_UNDESCRIBED_IRIS", False)
+    embed_standard_vocab_iris: bool = ref("VECTOR_STORE_EMBED_STANDARD_VOCAB_IRIS", False)
+    extra_excluded_namespace_prefixes: StrList = ref(
+        "VECTOR_STORE_EXTRA_EXCLUDED_NAMESPACE_PREFIXES", ())
+    label_predicates: IriList = ref("VECTOR_STORE_LABEL_PREDICATES", LABEL_PREDICATES)
+    symbol_predicates: IriList = ref("VECTOR_STORE_SYMBOL_PREDICATES", SYMBOL_PREDICATES)
+    minimal_label_limit: int = ref("VECTOR_STORE_MINIMAL_LABEL_LIMIT", 5, ge=1)
+    obo_synonyms: bool = True
+    """oboInOwl synonyms count as labels and IAO_0000115 as a description."""
+    dedup_mode: DedupMode = ref("VECTOR_STORE_DEDUP_MODE", DedupMode.IRI)
+    dedup_include_version: bool = ref("VECTOR_STORE_DEDUP_INCLUDE_VERSION", True)
+    dedup_include_hash: bool = ref("VECTOR_STORE_DEDUP_INCLUDE_HASH", True)
+
+
+class EmbedSettings(_Group):
+    """Dense and sparse embedding models."""
+
+    dense_model: str = "sentence-transformers/all-MiniLM-L6-v2"
+    dense_model_path: str | None = None
+    """A local model folder; unset uses the packaged offline model."""
+    sparse_model: str = "Qdrant/bm25"
+    query_prefix: str = ""
+    document_prefix: str = ""
+    batch_size: int = ref("VECTOR_STORE_EMBEDDING_BATCH_SIZE", 64, ge=1)
+    reindex_concurrency: int = ref("VECTOR_STORE_REINDEX_CONCURRENCY", 2, ge=1)
+    document_cache: bool = True
+    """Keep document vectors by model and text (``data_dir/embeddings``), so a rebuild
+    embeds only the texts it has not seen."""
+
+
+class VectorIndexSettings(_Group):
+    """The vector index: Qdrant Edge in-process (default) or a Qdrant server."""
+
+    backend: VectorBackend = VectorBackend.EDGE
+    url: str | None = None
+    """Qdrant server URL; ':memory:' or unset (on disk under the data directory)
+    for qdrant-client's local mode."""
+    api_key: str | None = None
+    distance: str = ref("QDRANT_DISTANCE", "Cosine", pattern="^(Cosine|Dot|Euclid)$")
+
+
+class TriggerSettings(_Group):
+    """Lexical triggers: case-sensitive literal matches on symbols and codes."""
+
+    enabled: bool = ref("VECTOR_STORE_LEXICAL_TRIGGER_ENABLED", True)
+    predicates: IriList = ref("VECTOR_STORE_LEXICAL_TRIGGER_PREDICATES", SYMBOL_PREDICATES)
+    heuristic_enabled: bool = ref("VECTOR_STORE_LEXICAL_TRIGGER_HEURISTIC_ENABLED", True)
+    min_len: int = ref("VECTOR_STORE_LEXICAL_TRIGGER_MIN_LEN", 2, ge=1)
+    max_len: int = ref("VECTOR_STORE_LEXICAL_TRIGGER_MAX_LEN", 24, ge=1)
+    heuristic_max_per_entity: int = ref(
+        "VECTOR_STORE_LEXICAL_TRIGGER_HEURISTIC_MAX_PER_ENTITY", 2, ge=0)
+    score: float = ref("VECTOR_STORE_LEXICAL_TRIGGER_SCORE", 0.35, ge=0, le=1)
+    max_atoms: int = ref("VECTOR_STORE_LEXICAL_TRIGGER_MAX_ATOMS", 16, ge=0)
+    fusion: TriggerFusion = ref("VECTOR_STORE_LEXICAL_TRIGGER_FUSION", TriggerFusion.ADD)
+    unit_labels_any_case: bool = True
+    """A unit signal naming a *label* up to case is exact ("4 days" -> "Day"); the case
+    rules are for symbols ("mV" is not "MV"). The reference demotes such label matches."""
+    skip_stopwords: bool = True
+    """Function words ("in", "at", "is") never fire a trigger (the reference lets "in"
+    seed the inch); after a number ("5 in") the unit signals still read them."""
+
+    @model_validator(mode="after")
+    def _lengths(self) -> Self:
+        if self.min_len > self.max_len:
+            raise ValueError(f"triggers.min_len ({self.min_len}) is above "
+                             f"triggers.max_len ({self.max_len})")
+        return self
+
+
+class WindowSettings(_Group):
+    """Query windows; a window is bounded by sentences, characters or tokens."""
+
+    proposition_retrieval_enabled: bool = ref(
+        "VECTOR_STORE_PROPOSITION_RETRIEVAL_ENABLED", True)
+    window_sentences: int = ref("VECTOR_STORE_PROPOSITION_WINDOW_SENTENCES", 2, ge=1)
+    window_stride: int | None = ref("VECTOR_STORE_PROPOSITION_WINDOW_STRIDE", None, ge=1)
+    window_max_chars: int | None = ref("VECTOR_STORE_PROPOSITION_WINDOW_MAX_CHARS", None, ge=1)
+    window_max_tokens: int | None = ref(
+        "VECTOR_STORE_PROPOSITION_WINDOW_MAX_TOKENS", None, ge=1)
+    window_overlap: float = ref("VECTOR_STORE_PROPOSITION_WINDOW_OVERLAP", 0.0, ge=0, lt=1)
+    max_windows: int = ref("VECTOR_STORE_PROPOSITION_MAX_WINDOWS", 16, ge=1)
+    abbreviation_aware: bool = ref("VECTOR_STORE_PROPOSITION_ABBREVIATION_AWARE", False)
+    measurement_aware: bool = ref("VECTOR_STORE_PROPOSITION_MEASUREMENT_AWARE", False)
+
+    @model_validator(mode="after")
+    def _one_bound(self) -> Self:
+        if self.window_max_chars is not None and self.window_max_tokens is not None:
+            raise ValueError(
+                "a window is bounded by exactly one of windows.window_max_chars and "
+                "windows.window_max_tokens; set only one")
+        return self
+
+
+class FusionSettings(_Group):
+    """Lane depths and weighted reciprocal rank fusion."""
+
+    core_weight: float = ref("VECTOR_STORE_FUSION_CORE_WEIGHT", 0.7, ge=0)
+    neighborhood_weight: float = ref("VECTOR_STORE_FUSION_NEIGHBORHOOD_WEIGHT", 0.15, ge=0)
+    bm25_weight: float = ref("VECTOR_STORE_FUSION_BM25_WEIGHT", 0.8, ge=0)
+    rank_constant: float = ref("VECTOR_STORE_FUSION_RANK_CONSTANT", 0.0, ge=0)
+    top_k: int = ref("VECTOR_STORE_TOP_K", 40, ge=1)
+    bm25_top_k: int | None = ref("VECTOR_STORE_BM25_TOP_K", None, ge=1)
+    dedup_query_hits_by_iri: bool = ref("VECTOR_STORE_DEDUP_QUERY_HITS_BY_IRI", True)
+    mention_weight: float = Field(1.6, ge=0)
+    """The mention lane's weight (0: the lane is not searched, as in the reference)."""
+    mention_top_k: int = Field(40, ge=1)
+    """Terms the mention lane ranks per window."""
+    bm25_query_numbers: bool = False
+    """Keep number-only tokens in the BM25 query (the reference does: "15" of "4-15"
+    then matches identifiers like CAL_15DEG_C)."""
+
+    @model_validator(mode="after")
+    def _some_weight(self) -> Self:
+        if (self.core_weight + self.neighborhood_weight + self.bm25_weight
+                + self.mention_weight) <= 0:
+            raise ValueError("fusion.core_weight, fusion.neighborhood_weight, "
+                             "fusion.bm25_weight and fusion.mention_weight are all 0; at "
+                             "least one must be positive")
+        return self
+
+
+class SeedSettings(_Group):
+    """From fused hits to seeds: floor, merge, cap, fill order, case checks."""
+
+    min_merged_max_score: float = ref("ONTOLOGY_PATCH_MIN_MERGED_MAX_SCORE", 0.18, ge=0, le=1)
+    cross_query_merge_mode: MergeMode = ref(
+        "ONTOLOGY_PATCH_CROSS_QUERY_MERGE_MODE", MergeMode.MAX_SCORE)
+    merged_score_ratio: float = ref("ONTOLOGY_PATCH_MERGED_SCORE_RATIO", 0.0, ge=0, le=1)
+    max_atoms: int = ref("ONTOLOGY_PATCH_MAX_ATOMS", 96, ge=0)
+    max_atoms_base: int = ref("ONTOLOGY_PATCH_MAX_ATOMS_BASE", 96, ge=0)
+    seeds_per_window: int = ref("ONTOLOGY_PATCH_SEEDS_PER_WINDOW", 4, ge=0)
+    per_ontology_atom_floor: int = ref("ONTOLOGY_PATCH_PER_ONTOLOGY_ATOM_FLOOR", 2, ge=0)
+    per_role_atom_floor: int = ref("ONTOLOGY_PATCH_PER_ROLE_ATOM_FLOOR", 12, ge=0)
+    per_ontology_seed_quota: int = ref("ONTOLOGY_PATCH_PER_ONTOLOGY_SEED_QUOTA", 0, ge=0)
+    mmr_lambda: float = ref("ONTOLOGY_PATCH_MMR_LAMBDA", 1.0, ge=0, le=1)
+    symbol_case_mismatch_policy: SymbolCasePolicy = ref(
+        "VECTOR_STORE_SYMBOL_CASE_MISMATCH_POLICY", SymbolCasePolicy.DEMOTE)
+    symbol_case_mismatch_demote_factor: float = ref(
+        "VECTOR_STORE_SYMBOL_CASE_MISMATCH_DEMOTE_FACTOR", 0.5, ge=0, le=1)
+    query_unit_signals_enabled: bool = ref("VECTOR_STORE_QUERY_UNIT_SIGNALS_ENABLED", True)
+    cut: SeedCut = SeedCut.EVIDENCE
+    """``evidence``: keep what the evidence supports; ``cap``: the reference cut."""
+    evidence_first: bool = True
+    """Evidence cut: seeds are ordered by the kind of evidence that kept them (a mention,
+    then lanes agreeing, then the score alone), by score within each kind, so the top
+    of the list is what the text names."""
+    evidence_ratio: float = Field(0.5, ge=0, le=1)
+    """Evidence cut: a fused score at least this share of the best in the same window
+    keeps a term."""
+    agreement_rank: int = Field(3, ge=0)
+    """Evidence cut: two lane families (dense, BM25, mention) ranking a term within this
+    rank in one window keep it (0: agreement alone never keeps a term)."""
+    mention_min_strength: float = Field(0.15, ge=0)
+    """Evidence cut: a mention at least this strong keeps its term on its own."""
+    evidence_top_per_window: int = Field(0, ge=0)
+    """Evidence cut: the fused top terms of each window kept whatever their evidence."""
+    evidence_top_per_unit: int = Field(0, ge=0)
+    """Evidence cut: the merged top terms of the unit kept whatever their evidence (a short
+    text whose terms no form names still keeps its best dense and BM25 hits)."""
+    scoped_top_per_window: int = Field(12, ge=0)
+    """Evidence cut, in a query scoped to named ontologies: the fused top terms of each
+    window kept whatever their evidence. The caller's scope is itself evidence: a term of
+    a 70-term ontology the caller extracts against is far likelier relevant than a term
+    of the whole catalog, so weaker support suffices."""
+    dump_ontology_ranks: bool = ref("ONTOLOGY_PATCH_DUMP_ONTOLOGY_RANKS", False)
+
+    @model_validator(mode="after")
+    def _mmr_owns_the_budget(self) -> Self:
+        floors = self.per_role_atom_floor or self.per_ontology_atom_floor
+        if self.mmr_lambda < 1.0 and floors:
+            raise ValueError(
+                "seeds.mmr_lambda below 1 chooses the whole seed budget itself; set "
+                "seeds.per_role_atom_floor and seeds.per_ontology_atom_floor to 0 to use it")
+        return self
+
+
+class MentionSettings(_Group):
+    """The mention lane: spans of the text that name a term's surface form."""
+
+    enabled: bool = True
+    """Off: no dictionary is loaded and the lane is empty (the reference)."""
+    max_shared: int = Field(0, ge=0)
+    """A form shared by more terms than this names none of them (0: no limit; the
+    ambiguity weight already discounts such forms)."""
+    dense_spans: int = Field(0, ge=0)
+    """Span-level dense matching: up to this many content words of the text that no
+    form names are embedded and matched against the core lane (0: off)."""
+    dense_span_min_similarity: float = Field(0.7, ge=0, le=1)
+    """A dense span names a term only at this cosine or above."""
+    senses: int = Field(2, ge=0)
+    """A span naming several terms ("states", "A", "expression") keeps its full strength
+    for the ``senses`` terms whose core vectors are nearest the window around it; the
+    others are outranked (0: off, every term keeps it)."""
+    senses_after_numbers: bool = False
+    """Also pick senses for a span right after a number ("5 A"): off, because the window
+    cannot tell a unit from a quantity kind sharing its symbol."""
+
+
+class ExpandSettings(_Group):
+    """From seeds to context: closures and the budgeted induced subgraph."""
+
+    graph_stage: bool = True
+    """False: the context is the seeds' own statements (one level, within the budget), with
+    no type promotion, schema closure, ancestors or small modules; the final pass still
+    defines the catalog terms they name. The "no expansion" baseline of the benchmarks."""
+    schema_closure_max_entities: int = ref("ONTOLOGY_PATCH_SCHEMA_CLOSURE_MAX_ENTITIES", 32, ge=0)
+    schema_closure_ancestor_depth: int = ref(
+        "ONTOLOGY_PATCH_SCHEMA_CLOSURE_ANCESTOR_DEPTH", 2, ge=0)
+    small_module_closure_max_triples: int = ref(
+        "ONTOLOGY_PATCH_SMALL_MODULE_CLOSURE_MAX_TRIPLES", 300, ge=0)
+    small_module_closure_max_total_triples: int | None = ref(
+        "ONTOLOGY_PATCH_SMALL_MODULE_CLOSURE_MAX_TOTAL_TRIPLES", None, ge=0)
+    depth: int = ref("VECTOR_STORE_INDUCED_SUBGRAPH_DEPTH", 2, ge=0)
+    hub_seed_count: int = ref("VECTOR_STORE_INDUCED_SUBGRAPH_HUB_SEED_COUNT", 16, ge=0)
+    ancestor_closure_depth: int = ref(
+        "VECTOR_STORE_INDUCED_SUBGRAPH_ANCESTOR_CLOSURE_DEPTH", 3, ge=0)
+    max_total_triples: int = ref("VECTOR_STORE_INDUCED_SUBGRAPH_MAX_TOTAL_TRIPLES", 1200, ge=1)
+    estimated_triples_per_query: int = ref(
+        "VECTOR_STORE_INDUCED_SUBGRAPH_ESTIMATED_TRIPLES_PER_QUERY", 24, ge=1)
+    type_promotion_score_factor: float = ref(
+        "VECTOR_STORE_INDUCED_SUBGRAPH_TYPE_PROMOTION_SCORE_FACTOR", 1.0, ge=0)
+    seed_order: SeedOrder = ref("VECTOR_STORE_INDUCED_SUBGRAPH_SEED_ORDER", SeedOrder.SCORE)
+    candidate_pushdown: bool = ref("VECTOR_STORE_INDUCED_SUBGRAPH_CANDIDATE_PUSHDOWN", False)
+    symbol_predicates: IriList = ref(
+        "VECTOR_STORE_INDUCED_SUBGRAPH_SYMBOL_PREDICATES", SYMBOL_PREDICATES)
+    context_max_triples: int = ref("ONTOLOGY_CONTEXT_MAX_TRIPLES", 4000, ge=1)
+
+
+class ContextSettings(_Group):
+    """What a context may spend: a budget in prompt tokens, spent by confidence."""
+
+    budget: bool = True
+    """False: no token budget, every statement the subgraph stage kept (up to
+    ``expand.context_max_triples``), in every language (the reference)."""
+    max_tokens: int | None = Field(None, ge=1)
+    """A fixed budget for every text; None: ``base_tokens`` plus ``tokens_per_window``
+    for each query window of the text after the first."""
+    base_tokens: int = Field(1500, ge=1)
+    """The budget of a one-window text (a sentence or a short paragraph)."""
+    tokens_per_window: int = Field(1000, ge=0)
+    token_counter: TokenCounterKind = TokenCounterKind.ESTIMATE
+    """What a budget counts when the caller passes no counter: an estimate of a
+    large language model's tokenizer, or the dense encoder's own."""
+    languages: StrList = ("en", "")
+    """Literal languages a context keeps: primary language tags ("en" keeps "en-US"),
+    "" for untagged literals, "*" for every language. The index matches all."""
+    definition_tokens: int = Field(80, ge=8)
+    """A definition longer than this is cut at a sentence boundary within it."""
+    synonyms: int = Field(3, ge=0)
+    """Synonyms and alternative labels in a term's shell (the rest follow when budget
+    is left)."""
+
+    @property
+    def every_language(self) -> bool:
+        return "*" in self.languages
+
+
+class CriticSettings(_Group):
+    """The consistency critic over proposed updates."""
+
+    min_fused_score: float = ref("VECTOR_STORE_CONSISTENCY_CRITIC_MIN_FUSED_SCORE", 0.5, ge=0)
+
+
+class ServerSettings(_Group):
+    """The HTTP and MCP servers, the result cache and what a context never shows."""
+
+    host: str = "127.0.0.1"
+    port: int = Field(8765, ge=0, le=65535)
+    require_api_key: bool | None = None
+    """None: required as soon as any tenant has a key; True/False force it."""
+    max_request_bytes: int = Field(1_000_000, ge=1)
+    request_timeout_seconds: float = Field(60.0, gt=0)
+    max_text_chars: int = Field(200_000, ge=1)
+    workers: int = Field(2, ge=1)
+    """Requests computed at once; more wait their turn (the model uses both cores)."""
+    result_cache_size: int = Field(256, ge=0)
+    hidden_predicates: IriList = ()
+    """Predicates (internal notes, secrets) whose statements never reach a context."""
+    watch_interval_seconds: float = Field(2.0, gt=0)
+    watch_settle_seconds: float = Field(3.0, ge=0)
