@@ -19,7 +19,7 @@ caller catches ``OntoRetrieveError`` and nothing foreign leaks out::
     ├── ProposalError            a proposal that cannot even be checked
     ├── ProposalRejected         a proposal that failed validation (carries the report)
     ├── TextTooLongError         a request text over ``server.max_text_chars``
-    ├── UnsafeQueryError         user SPARQL that is not read-only
+    ├── UnsafeQueryError         user SPARQL that is not read-only (no surface takes it)
     └── TenantError              an invalid or unknown tenant id, or an include cycle
 
 Each error also derives from the closest built-in exception (``ValueError``,
@@ -164,7 +164,10 @@ class TextTooLongError(OntoRetrieveError, ValueError):
 
 
 class UnsafeQueryError(OntoRetrieveError, ValueError):
-    """SPARQL passed by a user is not a read-only query."""
+    """SPARQL passed by a user is not a read-only query.
+
+    No surface takes user SPARQL today, so nothing raises it; it stays in the public
+    API so that code catching it keeps importing."""
 
 
 class TenantError(OntoRetrieveError, ValueError):

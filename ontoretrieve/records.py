@@ -10,9 +10,12 @@ from datetime import datetime
 from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
+from typing_extensions import TypedDict  # pydantic needs it below Python 3.12
 
 __all__ = [
+    "AtomPayload",
     "FileProblem",
+    "LaneRank",
     "LoadReport",
     "LoadState",
     "OntologyVersion",
@@ -20,6 +23,44 @@ __all__ = [
     "SeedFunnel",
     "VersionStatus",
 ]
+
+
+class AtomPayload(TypedDict, total=False):
+    """What the vector index stores with each atom's point.
+
+    Written by ``index.payload.to_payload`` only; read as typed keys everywhere
+    (``index.payload.evidence_from_payload`` turns one into seed evidence). Not
+    total: a store asked for some fields returns only those.
+    """
+
+    atom_id: str
+    iri: str
+    ontology_iri: str
+    ontology_version: str
+    """The ontology's version IRI or info; "" when it declares none."""
+    ontology_hash: str
+    text_hash: str
+    role: str
+    """``index.atomize.Role``: "resource" or "predicate"."""
+    is_header: bool
+    """The ontology's own header (owl:Ontology): never a seed."""
+    core_text: str
+    neighborhood_text: str
+    sparse_text: str
+    labels: list[str]
+    symbols: list[str]
+    triggers: list[str]
+    lexemes: list[str]
+    """Case-folded labels and symbols: the keys of exact lexical matches."""
+
+
+class LaneRank(TypedDict):
+    """Where one vector lane ranked a seed in one query window."""
+
+    window: int
+    lane: str
+    rank: int
+    raw_score: float
 
 
 class _Record(BaseModel):
@@ -146,8 +187,8 @@ class SeedEvidence(_Record):
     role: str
     fused_score: float | None
     windows: list[int]
-    lanes: list[dict[str, float | int | str]]
-    """One entry per (window, lane): window, lane, rank, raw_score."""
+    lanes: list[LaneRank]
+    """One entry per (window, lane)."""
     mentions: list[dict[str, object]] = []
     """The spans of the text that named the term: span (character offsets), text,
     form, kind, exact_case, shared_by (terms sharing the form), contained, strength."""

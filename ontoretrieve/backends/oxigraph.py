@@ -93,12 +93,6 @@ class OxigraphStore:
             rows.append(row)
         return rows
 
-    def ask(self, query: str) -> bool:
-        result = self._query(query)
-        if not isinstance(result, ox.QueryBoolean):
-            raise StoreQueryError(f"not an ASK query: {query[:80]}")
-        return bool(result)
-
     def construct(self, query: str) -> list[ox.Triple]:
         result = self._query(query)
         if not isinstance(result, ox.QueryTriples):

@@ -25,8 +25,10 @@ from ontoretrieve.backends.vector_index import (
     LaneHit,
     SparseVector,
     StoredVectors,
+    as_payload,
 )
 from ontoretrieve.errors import VectorIndexError, map_errors
+from ontoretrieve.records import AtomPayload
 
 __all__ = ["QdrantClientIndex"]
 
@@ -122,13 +124,13 @@ class QdrantClientIndex:
         return found
 
     def scroll_vectors(self, batch: int = 512
-                       ) -> Iterator[list[tuple[dict[str, Any], StoredVectors]]]:
+                       ) -> Iterator[list[tuple[AtomPayload, StoredVectors]]]:
         offset: Any = None
         while True:
             records, offset = self._call(self._client.scroll, self.collection, offset=offset,
                                          limit=batch, with_payload=TEXT_FIELDS,
                                          with_vectors=True)
-            yield [(dict(r.payload or {}), _stored(r.vector)) for r in records
+            yield [(as_payload(r.payload), _stored(r.vector)) for r in records
                    if isinstance(r.vector, dict)]
             if offset is None:
                 break
@@ -144,18 +146,18 @@ class QdrantClientIndex:
                     for q in queries]
         responses = self._call(self._client.query_batch_points, self.collection,
                                requests=requests)
-        return [[LaneHit(str(p.id), float(p.score), dict(p.payload or {}))
+        return [[LaneHit(str(p.id), float(p.score), as_payload(p.payload))
                  for p in response.points] for response in responses]
 
     def matching(self, field: str, values: Sequence[str], limit: int = 256,
-                 ontology_hashes: Sequence[str] | None = None) -> list[dict[str, Any]]:
+                 ontology_hashes: Sequence[str] | None = None) -> list[AtomPayload]:
         if not values:
             return []
         records, _ = self._call(self._client.scroll, self.collection,
                                 scroll_filter=_any_of(field, values, ontology_hashes),
                                 limit=limit,
                                 with_payload=True, with_vectors=False)
-        return [dict(r.payload or {}) for r in records]
+        return [as_payload(r.payload) for r in records]
 
     def core_vectors(self, iris: Sequence[str]) -> dict[str, DenseVector]:
         if not iris:

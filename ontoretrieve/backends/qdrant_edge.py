@@ -23,8 +23,10 @@ from ontoretrieve.backends.vector_index import (
     LaneHit,
     SparseVector,
     StoredVectors,
+    as_payload,
 )
 from ontoretrieve.errors import VectorIndexError
+from ontoretrieve.records import AtomPayload
 
 __all__ = ["EdgeIndex"]
 
@@ -74,7 +76,7 @@ class EdgeIndex:
         if not points:
             return
         self._shard.update(qe.UpdateOperation.upsert_points(
-            [qe.Point(p.point_id, _vector(p.vectors), p.payload) for p in points]))
+            [qe.Point(p.point_id, _vector(p.vectors), dict(p.payload)) for p in points]))
 
     def delete_ontology_hashes(self, hashes: Sequence[str]) -> None:
         if hashes:
@@ -96,12 +98,12 @@ class EdgeIndex:
         return found
 
     def scroll_vectors(self, batch: int = 512
-                       ) -> Iterator[list[tuple[dict[str, Any], StoredVectors]]]:
+                       ) -> Iterator[list[tuple[AtomPayload, StoredVectors]]]:
         offset = None
         while True:
             records, offset = self._shard.scroll(qe.ScrollRequest(
                 offset=offset, limit=batch, with_payload=TEXT_FIELDS, with_vector=True))
-            yield [(dict(r.payload or {}), _stored(r.vector)) for r in records]
+            yield [(as_payload(r.payload), _stored(r.vector)) for r in records]
             if offset is None:
                 break
 
@@ -118,17 +120,17 @@ class EdgeIndex:
             for q in queries
         ]
         results = self._shard.query_batch(qe.QueryBatchRequest(requests))
-        return [[LaneHit(str(p.id), float(p.score), dict(p.payload or {})) for p in hits]
+        return [[LaneHit(str(p.id), float(p.score), as_payload(p.payload)) for p in hits]
                 for hits in results]
 
     def matching(self, field: str, values: Sequence[str], limit: int = 256,
-                 ontology_hashes: Sequence[str] | None = None) -> list[dict[str, Any]]:
+                 ontology_hashes: Sequence[str] | None = None) -> list[AtomPayload]:
         if not values:
             return []
         records, _ = self._shard.scroll(qe.ScrollRequest(
             limit=limit, filter=_any_of(field, values, ontology_hashes),
             with_payload=True, with_vector=False))
-        return [dict(r.payload or {}) for r in records]
+        return [as_payload(r.payload) for r in records]
 
     def core_vectors(self, iris: Sequence[str]) -> dict[str, DenseVector]:
         if not iris:

@@ -81,16 +81,6 @@ class SparqlHttpStore:
         except SyntaxError as exc:
             raise StoreQueryError(f"{self.query_url}: unreadable SELECT result: {exc}") from exc
 
-    def ask(self, query: str) -> bool:
-        raw = self._query(query, JSON)
-        try:
-            result = ox.parse_query_results(raw, format=ox.QueryResultsFormat.JSON)
-        except SyntaxError as exc:
-            raise StoreQueryError(f"{self.query_url}: unreadable ASK result: {exc}") from exc
-        if not isinstance(result, ox.QueryBoolean):
-            raise StoreQueryError(f"not an ASK query: {query[:80]}")
-        return bool(result)
-
     def construct(self, query: str) -> list[ox.Triple]:
         raw = self._query(query, TURTLE)
         try:

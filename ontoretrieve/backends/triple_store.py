@@ -48,10 +48,6 @@ class TripleStore(Protocol):
         """Run a SELECT; unbound variables are absent from their row."""
         ...
 
-    def ask(self, query: str) -> bool:
-        """Run an ASK."""
-        ...
-
     def construct(self, query: str) -> list[ox.Triple]:
         """Run a CONSTRUCT or DESCRIBE."""
         ...
@@ -68,8 +64,3 @@ class TripleStore(Protocol):
     def description(self) -> str:
         """Where the store is, for messages (a path, ``memory`` or a URL)."""
         ...
-
-
-def triples_of(quads: Sequence[ox.Quad] | Sequence[ox.Triple]) -> list[ox.Triple]:
-    """Drop graph names; used by adapters whose results come back as quads."""
-    return [q.triple if isinstance(q, ox.Quad) else q for q in quads]

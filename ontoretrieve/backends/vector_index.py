@@ -19,10 +19,12 @@ import uuid
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
+
+from ontoretrieve.records import AtomPayload
 
 __all__ = [
     "HIT_FIELDS",
@@ -35,6 +37,7 @@ __all__ = [
     "SparseVector",
     "StoredVectors",
     "VectorIndex",
+    "as_payload",
     "point_id",
 ]
 
@@ -87,14 +90,19 @@ class IndexPoint:
     point_id: str
     """A UUID string."""
     vectors: StoredVectors
-    payload: dict[str, Any]
+    payload: AtomPayload
 
 
 @dataclass(frozen=True, slots=True)
 class LaneHit:
     point_id: str
     score: float
-    payload: dict[str, Any]
+    payload: AtomPayload
+
+
+def as_payload(stored: dict[str, Any] | None) -> AtomPayload:
+    """A payload as a store returns it, typed: the index sync wrote it with ``to_payload``."""
+    return cast(AtomPayload, dict(stored or {}))
 
 
 def point_id(key: str) -> str:
@@ -137,12 +145,12 @@ class VectorIndex(Protocol):
         ...
 
     def scroll_vectors(self, batch: int = 512
-                       ) -> Iterator[list[tuple[dict[str, Any], StoredVectors]]]:
+                       ) -> Iterator[list[tuple[AtomPayload, StoredVectors]]]:
         """Every point's texts (``TEXT_FIELDS`` of its payload) and vectors, in batches."""
         ...
 
     def matching(self, field: str, values: Sequence[str], limit: int = 256,
-                 ontology_hashes: Sequence[str] | None = None) -> list[dict[str, Any]]:
+                 ontology_hashes: Sequence[str] | None = None) -> list[AtomPayload]:
         """Payloads of points whose keyword ``field`` equals one of ``values`` (of those
         ontology versions only, when ``ontology_hashes`` is given)."""
         ...

@@ -14,7 +14,6 @@ fetched by name, references found by scanning them in memory) ->
 
 from __future__ import annotations
 
-import logging
 import time
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
@@ -53,7 +52,6 @@ __all__ = [
     "choose_versions",
 ]
 
-log = logging.getLogger(__name__)
 
 StoreFailure = (StoreQueryError, StoreUnavailableError)
 VERSIONS_RECHECK_SECONDS = 1.0
@@ -164,11 +162,6 @@ class CatalogReader:
             self._versions_stamp = stamp
         self._checked_at = now
         return self._versions
-
-    def invalidate(self) -> None:
-        """Forget cached versions and merged views (graphs are keyed by content, kept)."""
-        self._versions = None
-        self._merged.clear()
 
     def graph(self, content_hash: str, access: CatalogAccess) -> GraphIndex:
         """One version's triples, indexed; fetched once and kept while the cache has room."""

@@ -23,6 +23,7 @@ import os
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -110,63 +111,56 @@ class Catalog:
         every_version = self.versions(include_inactive=True, own_only=True)
         known = {v.source: v for v in every_version if v.status is VersionStatus.CURRENT}
         stored_graphs = {v.graph for v in every_version}
-        added: list[OntologyVersion] = []
-        updated: list[OntologyVersion] = []
-        unchanged: list[OntologyVersion] = []
-        failed: list[FileProblem] = []
-        warnings: list[str] = []
+        outcome = _LoadOutcome()
         for done, file in enumerate(files):
             if progress is not None:
                 progress(file, done, len(files))
-            previous = known.get(str(file))
-            if previous is not None and previous.file_digest == file_digest(file):
-                unchanged.append(previous)
-                continue
-            try:
-                parsed = parse_file(file)
-            except CatalogParseError as exc:
-                failed.append(FileProblem(path=exc.path, line=exc.line, column=exc.column,
-                                          reason=exc.reason))
-                continue
-            name = _relative_name(file, root)
-            identity = identify(parsed.triples, name)
-            warnings.extend(f"{file}: {w}" for w in identity.warnings)
-            version = OntologyVersion(
-                ontology_iri=identity.iri,
-                iri_derived=identity.derived,
-                version=identity.version,
-                content_hash=parsed.content_hash,
-                graph=graph_name(parsed.content_hash),
-                source=str(file),
-                file_digest=parsed.file_digest,
-                rdf_format=parsed.rdf_format.name,
-                triple_count=len(parsed.triples),
-                loaded_at=datetime.now(UTC).replace(microsecond=0),
-                status=VersionStatus.CURRENT,
-            )
-            if previous is not None and previous.content_hash == version.content_hash:
-                # Same content, new bytes (reformatted): no new version.
-                self._record(version.model_copy(update={"loaded_at": previous.loaded_at}),
-                             supersede=False)
-                unchanged.append(previous)
-                continue
-            if version.graph not in stored_graphs:
-                self.store.replace_graph(version.graph, parsed.triples)
-                stored_graphs.add(version.graph)
-            self._record(version, supersede=True)
-            (updated if previous is not None else added).append(version)
+            self._load_file(file, root, known.get(str(file)), stored_graphs, outcome)
         removed = (self._retire_missing(root, {str(f) for f in files}, known)
                    if path.is_dir() else [])
-        warnings.extend(self._shared_iri_warnings())
+        outcome.warnings.extend(self._shared_iri_warnings())
         report = LoadReport(
-            root=str(root), added=added, updated=updated, unchanged=unchanged,
-            removed=removed, failed=failed, skipped=[str(s) for s in skipped],
-            warnings=warnings, partial=bool(failed),
-            seconds=round(time.perf_counter() - started, 3),
+            root=str(root), added=outcome.added, updated=outcome.updated,
+            unchanged=outcome.unchanged, removed=removed, failed=outcome.failed,
+            skipped=[str(s) for s in skipped], warnings=outcome.warnings,
+            partial=bool(outcome.failed), seconds=round(time.perf_counter() - started, 3),
         )
         self._record_state(report.root, partial=report.partial,
                            failed_files=len(report.failed))
         return report
+
+    def _load_file(self, file: Path, root: Path, previous: OntologyVersion | None,
+                   stored_graphs: set[str], outcome: _LoadOutcome) -> None:
+        """Load one file unless its bytes or its content are those of ``previous``."""
+        if previous is not None and previous.file_digest == file_digest(file):
+            outcome.unchanged.append(previous)
+            return
+        try:
+            parsed = parse_file(file)
+        except CatalogParseError as exc:
+            outcome.failed.append(FileProblem(path=exc.path, line=exc.line, column=exc.column,
+                                              reason=exc.reason))
+            return
+        identity = identify(parsed.triples, _relative_name(file, root))
+        outcome.warnings.extend(f"{file}: {w}" for w in identity.warnings)
+        version = OntologyVersion(
+            ontology_iri=identity.iri, iri_derived=identity.derived, version=identity.version,
+            content_hash=parsed.content_hash, graph=graph_name(parsed.content_hash),
+            source=str(file), file_digest=parsed.file_digest,
+            rdf_format=parsed.rdf_format.name, triple_count=len(parsed.triples),
+            loaded_at=datetime.now(UTC).replace(microsecond=0), status=VersionStatus.CURRENT,
+        )
+        if previous is not None and previous.content_hash == version.content_hash:
+            # Same content, new bytes (reformatted): no new version.
+            self._record(version.model_copy(update={"loaded_at": previous.loaded_at}),
+                         supersede=False)
+            outcome.unchanged.append(previous)
+            return
+        if version.graph not in stored_graphs:
+            self.store.replace_graph(version.graph, parsed.triples)
+            stored_graphs.add(version.graph)
+        self._record(version, supersede=True)
+        (outcome.updated if previous is not None else outcome.added).append(version)
 
     def versions(self, include_inactive: bool = False, *, own_only: bool = False
                  ) -> list[OntologyVersion]:
@@ -312,3 +306,14 @@ def _version_triples(node: str, version: OntologyVersion) -> list[ox.Triple]:
             obj = ox.Literal(text, datatype=ox.NamedNode(XSD + kind))
         triples.append(ox.Triple(subject, ox.NamedNode(OR + prop), obj))
     return triples
+
+
+@dataclass
+class _LoadOutcome:
+    """What one load did with each file, gathered for its report."""
+
+    added: list[OntologyVersion] = field(default_factory=list)
+    updated: list[OntologyVersion] = field(default_factory=list)
+    unchanged: list[OntologyVersion] = field(default_factory=list)
+    failed: list[FileProblem] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)

@@ -7,8 +7,20 @@ components without a seed with the references to what they held, so the
 context never names a catalog term it does not define. Whatever the pass
 adds still counts against the triple budget.
 
->>> final_pass.__name__
-'final_pass'
+>>> import pyoxigraph as ox
+>>> from ontoretrieve.context.builder import Builder, SubgraphMetrics
+>>> from ontoretrieve.rdf.graph_index import GraphIndex, RoleTable, WorkingGraph
+>>> from ontoretrieve.rdf.vocab import OWL_CLASS, RDF_TYPE_NODE, RDFS_CLASS
+>>> a = ox.NamedNode("http://x/A")
+>>> types = [(a, RDF_TYPE_NODE, ox.NamedNode(OWL_CLASS)),
+...          (a, RDF_TYPE_NODE, ox.NamedNode(RDFS_CLASS))]
+>>> builder = Builder(WorkingGraph([GraphIndex("h", [ox.Triple(*t) for t in types])]),
+...                   RoleTable.default(), limit=10)
+>>> builder.admit(types, "seed", None)
+>>> metrics = SubgraphMetrics(budget=10)
+>>> final_pass(builder, [a], metrics)
+>>> metrics.generic_types_pruned, [o.value == OWL_CLASS for _, _, o in builder.kept]
+(1, [True])
 """
 
 from __future__ import annotations

@@ -1,19 +1,20 @@
 """Retrieval: text -> seeds -> working graph -> induced subgraph -> ``Context``.
 
-Composes the stages after the seeds (retrieval.md "From seeds to subgraph"
-and "Catalog I/O") and the modes, diagnosis and degradation chain of
-beyond.md 9, 10 and 12. Every store failure lands on the next level of the
-chain with ``metrics.degraded`` saying why; nothing is raised for it.
-
->>> Retriever.__name__
-'Retriever'
+Composes the stages after the seeds (docs/context.md): the catalog read
+(``catalog.reader``), expansion, the induced subgraph, small modules and the
+token budget, with the modes (``auto``, ``vector``, ``lexical``,
+``ontologies``), the diagnosis of an empty context and the degradation chain
+(SPARQL pushdown, cached graphs, index payloads only). Every store failure
+lands on the next level of the chain with ``metrics.degraded`` saying why;
+nothing is raised for it. Exercised end to end by
+tests/integration/test_retrieve.py (it needs an index and a store).
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -52,8 +53,10 @@ from ontoretrieve.index.build import (
 )
 from ontoretrieve.index.embed import Embedder
 from ontoretrieve.index.mention_match import MentionDictionary
+from ontoretrieve.index.payload import evidence_from_payload
 from ontoretrieve.index.state import IndexState, ontology_names
 from ontoretrieve.query.lexical import phrase_lexemes, text_tokens
+from ontoretrieve.query.lookup import LookupResult, TermRule
 from ontoretrieve.query.seeder import SeedRetriever
 from ontoretrieve.query.selection import cap_for
 from ontoretrieve.rdf import sparql
@@ -67,6 +70,7 @@ from ontoretrieve.rdf.vocab import (
 )
 from ontoretrieve.records import OntologyVersion, SeedEvidence, SeedFunnel
 from ontoretrieve.settings import Settings
+from ontoretrieve.settings.groups import ExpandSettings
 
 __all__ = ["Retriever"]
 
@@ -118,6 +122,20 @@ class Retriever:
         other.reader = self.reader
         other._dictionary = self._dictionary
         return other
+
+    def lookup(self, mention: str, *, aliases: Mapping[str, Sequence[str]],
+               rule: TermRule | None, limit: int) -> LookupResult:
+        """Ranked candidate terms for one mention (``SeedRetriever.lookup``)."""
+        return self.seed_retriever.lookup(mention, aliases=aliases, rule=rule, limit=limit)
+
+    def catalog_key(self) -> tuple[str, ...] | None:
+        """What a retrieval's answer depends on besides settings and text: the index's
+        last update and the catalog versions; None when the store cannot say."""
+        try:
+            versions = self.reader.versions()
+        except StoreFailure:
+            return None
+        return (self.state.updated_at.isoformat(), *sorted(v.content_hash for v in versions))
 
     @property
     def seed_retriever(self) -> SeedRetriever:
@@ -303,16 +321,8 @@ class Retriever:
     def _pool(self, text: str, mode: Mode, scope: frozenset[str] | None) -> _Pool | Context:
         """Seeds, working graph, induced subgraph and small modules: what a budget is
         spent on (a Context when there is nothing to spend it on)."""
-        clock = time.perf_counter()
         seconds: dict[str, float] = {}
-        funnel = None
-        if mode is Mode.LEXICAL:
-            evidence = self._lexical_seeds(text, None if scope is None else sorted(scope))
-            seconds["seeds"] = time.perf_counter() - clock
-        else:
-            result = self.seed_retriever.seeds(text, scope)
-            evidence, funnel = result.seeds, result.funnel
-            seconds.update(result.seconds)
+        evidence, funnel = self._seed_evidence(text, mode, scope, seconds)
         if not evidence:
             diagnosis = Diagnosis.NO_LEXICAL_MATCH if mode is Mode.LEXICAL else (
                 Diagnosis.CATALOG_EMPTY if not self.state.ontologies
@@ -320,53 +330,74 @@ class Retriever:
             return _empty(mode, diagnosis, funnel=funnel, seconds=seconds)
         clock = time.perf_counter()
         warnings: list[str] = _weak_evidence(funnel)
-        seeds = [ContextSeed(e.iri, e.score, rank, e.ontology_hash, e.origin, e.role)
-                 for rank, e in enumerate(evidence, start=1)]
-        unusable = [s.iri for s in seeds if not _queryable(s)]
-        if unusable:
-            # Only a tampered or foreign index holds these; they must never reach a query.
-            warnings.append(f"{len(unusable)} seed(s) with an IRI or ontology hash that cannot "
-                            f"be used in SPARQL were left out: {unusable[:3]!r}")
-            seeds = [s for s in seeds if _queryable(s)]
+        seeds = _usable_seeds(evidence, warnings)
         access = CatalogAccess()
-        try:
-            graph, versions, seeds, hashes = self._working_graph(seeds, evidence, access,
-                                                                 warnings)
-        except StoreFailure as exc:
-            access.failures.append(str(exc))
-            try:
-                graph, versions, hashes = self._full_fetch(seeds, access)
-                access.access_mode = "full_fetch_fallback"
-            except StoreFailure as exc2:
-                access.failures.append(str(exc2))
-                access.access_mode = "atoms_fallback"
-                return self._atoms_context(mode, evidence, funnel, access, seconds, warnings)
+        read = self._read_catalog(seeds, evidence, access, warnings)
+        if read is None:
+            return self._atoms_context(mode, evidence, funnel, access, seconds, warnings)
+        graph, versions, seeds, hashes = read
         seconds["catalog"] = time.perf_counter() - clock
         clock = time.perf_counter()
         if not any(graph.describes(s.node) for s in seeds):
             return _empty(mode, Diagnosis.SEEDS_NOT_IN_CATALOG, funnel=funnel, seconds=seconds,
                           warnings=warnings, evidence_seeds=evidence)
-        x = self.settings.expand
-        if x.graph_stage:
-            promoted = promote_types(graph, seeds, x.type_promotion_score_factor)
-            closed = schema_closure(graph, promoted, x.schema_closure_ancestor_depth,
-                                    x.schema_closure_max_entities)
-        else:
-            promoted = closed = seeds
-            # Every seed a hub of one level: its own statements, nothing around them.
-            x = x.model_copy(update={"depth": 1, "hub_seed_count": 0,
-                                     "ancestor_closure_depth": 0})
-        ordered = order_seeds(closed, x.seed_order)
-        sub = induce(graph, ordered, x, self.roles)
+        promoted, closed, expand = self._expanded(graph, seeds)
+        ordered = order_seeds(closed, expand.seed_order)
+        sub = induce(graph, ordered, expand, self.roles)
         seconds["subgraph"] = time.perf_counter() - clock
         clock = time.perf_counter()
         statements, modules, module_triples = self._small_modules(sub, ordered, versions, access,
                                                                   warnings)
-        capped, truncated = cap_statements(statements, x.context_max_triples)
+        capped, truncated = cap_statements(statements, expand.context_max_triples)
         seconds["closure"] = time.perf_counter() - clock
         return _Pool(mode, evidence, funnel, seeds, promoted, closed, ordered, graph,
                      versions, hashes, sub, modules, module_triples, capped, truncated, access,
                      warnings, seconds)
+
+    def _seed_evidence(self, text: str, mode: Mode, scope: frozenset[str] | None,
+                       seconds: dict[str, float]
+                       ) -> tuple[list[SeedEvidence], SeedFunnel | None]:
+        """The seeds of the text: exact lexical rules only, or the whole query path."""
+        if mode is Mode.LEXICAL:
+            clock = time.perf_counter()
+            evidence = self._lexical_seeds(text, None if scope is None else sorted(scope))
+            seconds["seeds"] = time.perf_counter() - clock
+            return evidence, None
+        result = self.seed_retriever.seeds(text, scope)
+        seconds.update(result.seconds)
+        return result.seeds, result.funnel
+
+    def _read_catalog(self, seeds: list[ContextSeed], evidence: Sequence[SeedEvidence],
+                      access: CatalogAccess, warnings: list[str]
+                      ) -> tuple[WorkingGraph, list[OntologyVersion], list[ContextSeed],
+                                 list[str]] | None:
+        """The working graph, down the degradation chain: targeted reads, then whole
+        graphs; None when the store cannot be read at all (payloads only, then)."""
+        try:
+            return self._working_graph(seeds, evidence, access, warnings)
+        except StoreFailure as exc:
+            access.failures.append(str(exc))
+        try:
+            graph, versions, hashes = self._full_fetch(seeds, access)
+        except StoreFailure as exc:
+            access.failures.append(str(exc))
+            access.access_mode = "atoms_fallback"
+            return None
+        access.access_mode = "full_fetch_fallback"
+        return graph, versions, seeds, hashes
+
+    def _expanded(self, graph: WorkingGraph, seeds: list[ContextSeed]
+                  ) -> tuple[list[ContextSeed], list[ContextSeed], ExpandSettings]:
+        """Type promotion and schema closure, and the expansion settings the subgraph uses
+        (without the graph stage: every seed a hub of one level, nothing around it)."""
+        expand = self.settings.expand
+        if not expand.graph_stage:
+            return seeds, seeds, expand.model_copy(update={
+                "depth": 1, "hub_seed_count": 0, "ancestor_closure_depth": 0})
+        promoted = promote_types(graph, seeds, expand.type_promotion_score_factor)
+        closed = schema_closure(graph, promoted, expand.schema_closure_ancestor_depth,
+                                expand.schema_closure_max_entities)
+        return promoted, closed, expand
 
     def _finish(self, pool: _Pool, budget: int | None, counter: TokenCounter) -> Context:
         """The pool spent within ``budget`` (None: all of it), with its evidence and metrics."""
@@ -495,8 +526,10 @@ class Retriever:
             node = ox.NamedNode(e.iri)
             if e.role == "predicate":
                 statements.append((node, RDF_TYPE_NODE, ox.NamedNode(RDF_PROPERTY)))
-            for predicate, key in ((RDFS_LABEL_NODE, "labels"), (SKOS_NOTATION_NODE, "symbols")):
-                statements.extend((node, predicate, ox.Literal(v)) for v in payload.get(key, []))
+            statements.extend((node, RDFS_LABEL_NODE, ox.Literal(v))
+                              for v in payload.get("labels", []))
+            statements.extend((node, SKOS_NOTATION_NODE, ox.Literal(v))
+                              for v in payload.get("symbols", []))
             terms[e.iri] = TermEvidence(iri=e.iri, step="atoms_fallback", score=e.score,
                                         ontology_iri=e.ontology_iri,
                                         ontology_version=e.ontology_version,
@@ -531,16 +564,22 @@ class Retriever:
             "lexemes", phrases, limit=512, ontology_hashes=scope) if phrases else []))
         for origin, payloads in groups:
             for p in payloads:
-                iri = str(p["iri"])
-                if iri in found or p.get("is_header"):
-                    continue
-                found[iri] = SeedEvidence(
-                    iri=iri, score=score, origin=origin, ontology_iri=str(p["ontology_iri"]),
-                    ontology_version=str(p.get("ontology_version") or "") or None,
-                    ontology_hash=str(p["ontology_hash"]), role=str(p.get("role", "resource")),
-                    fused_score=None, windows=[], lanes=[], notes=[])
+                if p["iri"] not in found and not p.get("is_header"):
+                    found[p["iri"]] = evidence_from_payload(p, score=score, origin=origin)
         limit = cap_for(1, self.settings.seeds) or len(found)
         return list(found.values())[:limit]
+
+
+def _usable_seeds(evidence: Sequence[SeedEvidence], warnings: list[str]) -> list[ContextSeed]:
+    """The seeds as context seeds, without any whose IRI or ontology SPARQL cannot carry."""
+    seeds = [ContextSeed(e.iri, e.score, rank, e.ontology_hash, e.origin, e.role)
+             for rank, e in enumerate(evidence, start=1)]
+    unusable = [s.iri for s in seeds if not _queryable(s)]
+    if unusable:
+        # Only a tampered or foreign index holds these; they must never reach a query.
+        warnings.append(f"{len(unusable)} seed(s) with an IRI or ontology hash that cannot "
+                        f"be used in SPARQL were left out: {unusable[:3]!r}")
+    return [s for s in seeds if _queryable(s)] if unusable else seeds
 
 
 def _queryable(seed: ContextSeed) -> bool:

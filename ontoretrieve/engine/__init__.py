@@ -30,7 +30,6 @@ from typing import Any
 
 from ontoretrieve.backends import TripleStore, open_triple_store
 from ontoretrieve.catalog.files import parse_file, rdf_format
-from ontoretrieve.catalog.reader import StoreFailure
 from ontoretrieve.catalog.store import Catalog, ProgressCallback
 from ontoretrieve.context.model import Context, Mode
 from ontoretrieve.context.overlay import OverlayRule, apply_overlay
@@ -62,7 +61,7 @@ from ontoretrieve.index.embed import Embedder
 from ontoretrieve.index.sync import SyncProgress, SyncReport
 from ontoretrieve.proposals.model import AppliedVersion, ApplyResult, Proposal, ProposalReport
 from ontoretrieve.proposals.runner import ProposalRunner
-from ontoretrieve.query.lookup import LookupResult, rank_candidates
+from ontoretrieve.query.lookup import LookupResult
 from ontoretrieve.records import LoadReport, OntologyVersion, SeedEvidence
 from ontoretrieve.settings import Settings, load_settings
 from ontoretrieve.settings.tenants import DEFAULT_TENANT, OverlaySettings, catalog_layers
@@ -216,12 +215,8 @@ class Engine:
 
     def _catalog_key(self, retriever: Retriever) -> tuple[str, ...] | None:
         """What the answer depends on; None when the store cannot say (do not cache)."""
-        try:
-            versions = retriever.reader.versions()
-        except StoreFailure:
-            return None
-        return (self.settings_key, retriever.state.updated_at.isoformat(),
-                *sorted(v.content_hash for v in versions))
+        key = retriever.catalog_key()
+        return None if key is None else (self.settings_key, *key)
 
     def slice(self, text: str, max_tokens: int, *, tenant: str = DEFAULT_TENANT,
               mode: Mode | str = Mode.AUTO, ontologies: Sequence[str] = (),
@@ -254,20 +249,10 @@ class Engine:
             raise OntoRetrieveError("lookup needs a non-empty mention")
         self._check_text(mention)
         with self._operation(state, "lookup"):
-            retriever = self._retriever(state)
-            index = retriever.index
-            lexical = index.matching("lexemes", [mention.casefold()], limit=64)
-            whole = sorted({m.iri for m in retriever.seed_retriever.mentions(mention)
-                            if m.start == 0 and m.end == len(mention)})
-            normalized = index.matching("iri", whole, limit=4 * len(whole)) if whole else []
-            retrieved = retriever.seed_retriever.seeds(mention).seeds[:limit]
             aliases = {k: v for k, v in state.aliases.items()
                        if k.casefold() == mention.casefold()}
-            named = [i for iris in aliases.values() for i in iris] + [s.iri for s in retrieved]
-            labels = {str(p["iri"]): p for p in index.matching("iri", named, limit=4 * len(named))
-                      } if named else {}
-            return rank_candidates(mention, lexical, retrieved, aliases=aliases, labels=labels,
-                                   rule=state.rule, limit=limit, normalized=normalized)
+            return self._retriever(state).lookup(mention, aliases=aliases, rule=state.rule,
+                                                 limit=limit)
 
     # -- catalog -------------------------------------------------------------------------
 

@@ -7,7 +7,6 @@ PosixPath('/tmp/x/index/default')
 
 from __future__ import annotations
 
-import logging
 import shutil
 import time
 from collections.abc import Callable
@@ -43,7 +42,6 @@ __all__ = [
     "tenant_dir",
 ]
 
-log = logging.getLogger(__name__)
 
 
 def tenant_dir(settings: Settings, tenant: str = DEFAULT_TENANT) -> Path:

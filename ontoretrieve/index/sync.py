@@ -49,6 +49,7 @@ from ontoretrieve.index.embed_cache import CachedEmbedder
 from ontoretrieve.index.fingerprint import differences
 from ontoretrieve.index.mention_forms import term_forms
 from ontoretrieve.index.mention_store import MentionStore
+from ontoretrieve.index.payload import to_payload
 from ontoretrieve.index.state import IndexedOntology, IndexState
 from ontoretrieve.records import OntologyVersion
 from ontoretrieve.settings import Settings
@@ -166,34 +167,16 @@ class IndexSync:
         return self._embedder
 
     def run(self, *, rebuild: bool = False, progress: SyncProgress | None = None) -> SyncReport:
+        """Bring the index up to date with the catalog: add new versions, drop gone ones.
+
+        A rebuild (asked, or no index yet) writes a new location and switches to it
+        only when complete; the index in use stays whole until then.
+        """
         started = time.perf_counter()
-        state = IndexState.load(self.state_path)
-        if state is not None and not rebuild:
-            check_fingerprint(state, self.fingerprint, str(self.state_path.parent))
-        old_location = None
-        # A rebuild keeps its progress apart until the switch, so the index in
-        # use stays whole (and in use) until the new one is complete.
-        work_path = self.state_path
-        if state is None or rebuild:
-            old_location = state.location if state else None
-            if state is not None:
-                work_path = self.state_path.with_name("state.rebuild.json")
-                abandoned = IndexState.load(work_path)  # an earlier rebuild was killed
-                if abandoned is not None and abandoned.location != state.location:
-                    self._drop_location(abandoned.location)
-            if state is not None:
-                self._keep_old_vectors(state)
-            state = IndexState(backend=self.settings.vector_index.backend.value,
-                               location=self._new_location(),
-                               dimension=self.embedder.dimension,
-                               fingerprint=self.fingerprint)
-        versions = self.catalog.versions()
-        desired: dict[str, list[OntologyVersion]] = {}
-        for version in versions:
-            desired.setdefault(version.content_hash, []).append(version)
-        partial = any(load is not None and load.partial for load in self.catalog.layer_loads())
+        state, work_path, old_location = self._starting_state(rebuild)
+        desired, partial = self._desired_versions()
         plan = plan_sync(desired, set(state.ontologies), state.pending,
-                         catalog_empty=not versions, last_load_partial=partial)
+                         catalog_empty=not desired, last_load_partial=partial)
         counters = {"embedded": 0, "reused": 0, "deleted": 0, "embed_seconds": 0.0}
         for content_hash in plan.keep:  # sources may have moved or been added
             state.ontologies[content_hash].sources = [v.source for v in desired[content_hash]]
@@ -206,32 +189,8 @@ class IndexSync:
             return self._report(state, rebuild, plan, state.points, counters, started)
         index = self._open_index(state.location, state.dimension)
         try:
-            jobs = self._atomize(plan.add, desired, progress)
-            total = sum(len(atoms) for _, atoms in jobs)
-            done = 0
-            for content_hash, atoms in jobs:
-                state.pending = sorted(set(state.pending) | {content_hash})
-                state.save(work_path)
-                for start in range(0, len(atoms), _CHUNK):
-                    chunk = atoms[start:start + _CHUNK]
-                    self._write(index, chunk, counters)
-                    done += len(chunk)
-                    if progress:
-                        progress("embed", done, total)
-                index.flush()
-                first = desired[content_hash][0]
-                state.ontologies[content_hash] = IndexedOntology(
-                    ontology_iri=first.ontology_iri, version=first.version,
-                    sources=[v.source for v in desired[content_hash]], atoms=len(atoms))
-                state.pending = [h for h in state.pending if h != content_hash]
-                state.save(work_path)
-            if plan.remove:
-                counters["deleted"] = sum(index.count(h) for h in plan.remove)
-                index.delete_ontology_hashes(plan.remove)
-                index.flush()
-                for content_hash in plan.remove:
-                    state.ontologies.pop(content_hash, None)
-                state.pending = [h for h in state.pending if h not in plan.remove]
+            self._add(index, state, plan, desired, work_path, counters, progress)
+            self._remove(index, state, plan, counters)
             if plan.add:
                 index.optimize()
             state.fingerprint = self.fingerprint
@@ -248,6 +207,72 @@ class IndexSync:
         if isinstance(self._embedder, CachedEmbedder):
             report.texts_from_cache = self._embedder.reused
         return report
+
+    def _starting_state(self, rebuild: bool) -> tuple[IndexState, Path, str | None]:
+        """The state to write into, where to save it, and the location a rebuild replaces."""
+        state = IndexState.load(self.state_path)
+        if state is not None and not rebuild:
+            check_fingerprint(state, self.fingerprint, str(self.state_path.parent))
+            return state, self.state_path, None
+        old_location = state.location if state else None
+        # A rebuild keeps its progress apart until the switch, so the index in
+        # use stays whole (and in use) until the new one is complete.
+        work_path = self.state_path
+        if state is not None:
+            work_path = self.state_path.with_name("state.rebuild.json")
+            abandoned = IndexState.load(work_path)  # an earlier rebuild was killed
+            if abandoned is not None and abandoned.location != state.location:
+                self._drop_location(abandoned.location)
+            self._keep_old_vectors(state)
+        fresh = IndexState(backend=self.settings.vector_index.backend.value,
+                           location=self._new_location(), dimension=self.embedder.dimension,
+                           fingerprint=self.fingerprint)
+        return fresh, work_path, old_location
+
+    def _desired_versions(self) -> tuple[dict[str, list[OntologyVersion]], bool]:
+        """The catalog's versions by content hash, and whether its last load was partial."""
+        desired: dict[str, list[OntologyVersion]] = {}
+        for version in self.catalog.versions():
+            desired.setdefault(version.content_hash, []).append(version)
+        partial = any(load is not None and load.partial for load in self.catalog.layer_loads())
+        return desired, partial
+
+    def _add(self, index: VectorIndex, state: IndexState, plan: SyncPlan,
+             desired: dict[str, list[OntologyVersion]], work_path: Path,
+             counters: dict[str, float], progress: SyncProgress | None) -> None:
+        """Embed and write the added versions, one at a time, recorded as pending until done."""
+        jobs = self._atomize(plan.add, desired, progress)
+        total = sum(len(atoms) for _, atoms in jobs)
+        done = 0
+        for content_hash, atoms in jobs:
+            state.pending = sorted(set(state.pending) | {content_hash})
+            state.save(work_path)
+            for start in range(0, len(atoms), _CHUNK):
+                chunk = atoms[start:start + _CHUNK]
+                self._write(index, chunk, counters)
+                done += len(chunk)
+                if progress:
+                    progress("embed", done, total)
+            index.flush()
+            first = desired[content_hash][0]
+            state.ontologies[content_hash] = IndexedOntology(
+                ontology_iri=first.ontology_iri, version=first.version,
+                sources=[v.source for v in desired[content_hash]], atoms=len(atoms))
+            state.pending = [h for h in state.pending if h != content_hash]
+            state.save(work_path)
+
+    @staticmethod
+    def _remove(index: VectorIndex, state: IndexState, plan: SyncPlan,
+                counters: dict[str, float]) -> None:
+        """Delete the points of the versions the catalog no longer has."""
+        if not plan.remove:
+            return
+        counters["deleted"] = sum(index.count(h) for h in plan.remove)
+        index.delete_ontology_hashes(plan.remove)
+        index.flush()
+        for content_hash in plan.remove:
+            state.ontologies.pop(content_hash, None)
+        state.pending = [h for h in state.pending if h not in plan.remove]
 
     @staticmethod
     def _report(state: IndexState, rebuild: bool, plan: SyncPlan, atoms_total: int,
@@ -336,7 +361,7 @@ class IndexSync:
         points = []
         for key, atom in unique.items():
             vectors = stored.get(atom.text_hash) or fresh[atom.text_hash]
-            points.append(IndexPoint(point_id(key), vectors, _payload(atom)))
+            points.append(IndexPoint(point_id(key), vectors, to_payload(atom)))
         index.upsert(points)
 
     def _embed(self, atoms: list[Atom]) -> dict[str, StoredVectors]:
@@ -360,22 +385,3 @@ class IndexSync:
             vectors[atom.text_hash] = StoredVectors(dense[row], neighborhood, sparse[row])
         return vectors
 
-
-def _payload(atom: Atom) -> dict[str, object]:
-    return {
-        "atom_id": atom.atom_id,
-        "iri": atom.iri,
-        "ontology_iri": atom.ontology_iri,
-        "ontology_version": atom.ontology_version or "",
-        "ontology_hash": atom.ontology_hash,
-        "text_hash": atom.text_hash,
-        "role": atom.role.value,
-        "is_header": atom.is_header,
-        "core_text": atom.core_text,
-        "neighborhood_text": atom.neighborhood_text,
-        "sparse_text": atom.sparse_text,
-        "labels": list(atom.labels),
-        "symbols": list(atom.symbols),
-        "triggers": list(atom.triggers),
-        "lexemes": sorted({x.casefold() for x in (*atom.labels, *atom.symbols)}),
-    }

@@ -18,8 +18,6 @@ the caller, which embeds only atoms whose texts changed.
 
 from __future__ import annotations
 
-import os
-import signal
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -31,6 +29,7 @@ from ontoretrieve.catalog.files import identify
 from ontoretrieve.catalog.reader import CatalogReader
 from ontoretrieve.catalog.store import Catalog
 from ontoretrieve.errors import OntoRetrieveError
+from ontoretrieve.faults import checkpoint
 from ontoretrieve.proposals.critic import critic_queries, find_conflicts
 from ontoretrieve.proposals.model import (
     AppliedVersion,
@@ -53,19 +52,10 @@ from ontoretrieve.rdf.vocab import RDF_TYPE, RDF_TYPE_NODE, graph_name
 from ontoretrieve.records import OntologyVersion, SeedEvidence, VersionStatus
 from ontoretrieve.settings import Settings
 
-__all__ = ["Planned", "ProposalRunner", "checkpoint"]
+__all__ = ["Planned", "ProposalRunner"]
 
 Search = Callable[[str], Sequence[SeedEvidence]]
 
-
-def checkpoint(name: str) -> None:
-    """A named point of apply where a crash test can kill the process (tests only).
-
-    With ``ONTORETRIEVE_CRASH_AT=name`` set, the process kills itself there
-    with SIGKILL, exactly as an outside kill would: no cleanup runs.
-    """
-    if os.environ.get("ONTORETRIEVE_CRASH_AT") == name:
-        os.kill(os.getpid(), signal.SIGKILL)
 
 
 class Planned:

@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ontoretrieve.backends.vector_index import Lane, LaneHit
+from ontoretrieve.records import AtomPayload
 from ontoretrieve.settings.groups import FusionSettings
 
 __all__ = [
@@ -53,7 +54,7 @@ class FusedHit:
 
     iri: str
     score: float
-    payload: Mapping[str, object]
+    payload: AtomPayload
     """Of the best-ranked point for this term (ontology, texts, role, ...)."""
     window: int
     evidence: tuple[LaneEvidence, ...] = field(default=())
@@ -99,12 +100,12 @@ def fuse_window(
     weights = lane_weights(settings)
     scores: dict[str, float] = {}
     evidence: dict[str, list[LaneEvidence]] = {}
-    payloads: dict[str, tuple[int, Mapping[str, object]]] = {}
+    payloads: dict[str, tuple[int, AtomPayload]] = {}
     for lane, hits in lanes.items():
         rank = 0
         seen: set[str] = set()
         for hit in hits:
-            iri = str(hit.payload.get("iri", hit.point_id))
+            iri = hit.payload.get("iri", hit.point_id)
             if iri in skip or hit.payload.get("is_header"):
                 continue
             if settings.dedup_query_hits_by_iri and iri in seen:

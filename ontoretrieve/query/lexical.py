@@ -18,6 +18,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from ontoretrieve.query.selection import Seed, SeedOrigin, with_score
+from ontoretrieve.records import AtomPayload
 from ontoretrieve.settings.groups import SymbolCasePolicy, TriggerFusion, TriggerSettings
 
 __all__ = [
@@ -70,7 +71,7 @@ def lexeme_variants(token: str) -> list[str]:
     return variants
 
 
-def apply_triggers(seeds: list[Seed], matches: Sequence[Mapping[str, object]],
+def apply_triggers(seeds: list[Seed], matches: Sequence[AtomPayload],
                    settings: TriggerSettings) -> tuple[list[Seed], int, int]:
     """Join trigger matches (payloads of atoms whose trigger occurs in the text).
 
@@ -84,7 +85,7 @@ def apply_triggers(seeds: list[Seed], matches: Sequence[Mapping[str, object]],
     result = list(seeds)
     added = raised = 0
     for payload in matches:
-        iri = str(payload["iri"])
+        iri = payload["iri"]
         if iri in by_iri:
             index = by_iri[iri]
             raised_to = _merged(result[index].score, settings.score, settings.fusion)
@@ -115,7 +116,7 @@ def symbol_case_check(seeds: list[Seed], text: str, policy: SymbolCasePolicy,
     result: list[Seed] = []
     demoted = dropped = 0
     for seed in seeds:
-        symbols = [str(s) for s in seed.payload.get("symbols", ()) or ()]  # type: ignore[attr-defined]
+        symbols = seed.payload.get("symbols", [])
         if not symbols or any(s in exact for s in symbols) or not any(
                 s.casefold() in folded for s in symbols):
             result.append(seed)
@@ -128,7 +129,7 @@ def symbol_case_check(seeds: list[Seed], text: str, policy: SymbolCasePolicy,
 
 
 def apply_unit_signals(seeds: list[Seed], tokens: Sequence[str],
-                       matches: Mapping[str, Sequence[Mapping[str, object]]],
+                       matches: Mapping[str, Sequence[AtomPayload]],
                        settings: TriggerSettings, policy: SymbolCasePolicy,
                        factor: float) -> tuple[list[Seed], int]:
     """Join the atoms a unit token names ("kV" -> kilovolt), at the trigger score.
@@ -143,17 +144,17 @@ def apply_unit_signals(seeds: list[Seed], tokens: Sequence[str],
     result = list(seeds)
     added = 0
     for token in tokens:
-        named_terms = {str(p["iri"]) for p in matches.get(token, ()) if not p.get("is_header")}
+        named_terms = {p["iri"] for p in matches.get(token, ()) if not p.get("is_header")}
         # Adding scores: a token naming several terms ("b": barn, bit, breadth...) is
         # weak evidence for each, as in the mention lane.
         share = 1.0 / (1.0 + math.log2(max(1, len(named_terms)))) if (
             settings.fusion is TriggerFusion.ADD) else 1.0
         for payload in matches.get(token, ()):
-            iri = str(payload["iri"])
-            names = [str(s) for s in [*payload.get("symbols", ()), *payload.get("labels", ())]]  # type: ignore[misc]
+            iri = payload["iri"]
+            names = [*payload.get("symbols", []), *payload.get("labels", [])]
             exact = token in names or token.rstrip("s") in names
             if not exact and settings.unit_labels_any_case:
-                labels = {str(x).casefold() for x in payload.get("labels", ()) or ()}  # type: ignore[attr-defined]
+                labels = {x.casefold() for x in payload.get("labels", [])}
                 exact = bool(set(lexeme_variants(token)) & labels)
             if not exact and policy is SymbolCasePolicy.DROP:
                 continue

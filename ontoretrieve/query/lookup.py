@@ -20,11 +20,11 @@ of the best.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal, Protocol
+from typing import Literal, Protocol
 
 from pydantic import BaseModel
 
-from ontoretrieve.records import SeedEvidence
+from ontoretrieve.records import AtomPayload, SeedEvidence
 
 __all__ = ["Candidate", "LookupResult", "MatchKind", "TermRule", "rank_candidates"]
 
@@ -63,13 +63,13 @@ class LookupResult(BaseModel):
     diagnosis: str | None = None
 
 
-def rank_candidates(mention: str, lexical: Sequence[Mapping[str, Any]],
+def rank_candidates(mention: str, lexical: Sequence[AtomPayload],
                     retrieved: Sequence[SeedEvidence], *,
                     aliases: Mapping[str, Sequence[str]] | None = None,
-                    labels: Mapping[str, Mapping[str, Any]] | None = None,
+                    labels: Mapping[str, AtomPayload] | None = None,
                     rule: TermRule | None = None, limit: int = 10,
                     ambiguity_ratio: float = 0.9,
-                    normalized: Sequence[Mapping[str, Any]] = ()) -> LookupResult:
+                    normalized: Sequence[AtomPayload] = ()) -> LookupResult:
     """Rank candidates from index payloads matching the folded mention and retrieved seeds.
 
     ``lexical`` are payloads whose folded labels or symbols equal the folded
@@ -84,17 +84,16 @@ def rank_candidates(mention: str, lexical: Sequence[Mapping[str, Any]],
     labels = labels or {}
     found: dict[str, Candidate] = {}
 
-    def add(iri: str, payload: Mapping[str, Any], match: MatchKind, score: float) -> None:
-        ontology = payload.get("ontology_iri")
-        if rule is not None and rule.bans(iri, str(ontology) if ontology else None):
+    def add(iri: str, payload: AtomPayload, match: MatchKind, score: float) -> None:
+        ontology = payload.get("ontology_iri") or None
+        if rule is not None and rule.bans(iri, ontology):
             return
         old = found.get(iri)
         if old is not None and _CLASS_ORDER[old.match] <= _CLASS_ORDER[match]:
             return
-        names = [str(x) for x in payload.get("labels", []) or []]
+        names = payload.get("labels", [])
         found[iri] = Candidate(iri=iri, label=names[0] if names else None,
-                               kind=str(payload.get("role", "resource")),
-                               ontology_iri=str(ontology) if ontology else None,
+                               kind=payload.get("role", "resource"), ontology_iri=ontology,
                                match=match, score=round(score, 6))
 
     for alias, iris in (aliases or {}).items():
@@ -105,14 +104,14 @@ def rank_candidates(mention: str, lexical: Sequence[Mapping[str, Any]],
     for payload in lexical:
         if payload.get("is_header"):
             continue
-        names = [str(x) for x in [*(payload.get("symbols") or []), *(payload.get("labels") or [])]]
+        names = [*payload.get("symbols", []), *payload.get("labels", [])]
         if mention in names:
-            add(str(payload["iri"]), payload, "exact_case", _CLASS_SCORE["exact_case"])
+            add(payload["iri"], payload, "exact_case", _CLASS_SCORE["exact_case"])
         elif any(n.casefold() == folded for n in names):
-            add(str(payload["iri"]), payload, "case_folded", _CLASS_SCORE["case_folded"])
+            add(payload["iri"], payload, "case_folded", _CLASS_SCORE["case_folded"])
     for payload in normalized:
         if not payload.get("is_header"):
-            add(str(payload["iri"]), payload, "normalized", _CLASS_SCORE["normalized"])
+            add(payload["iri"], payload, "normalized", _CLASS_SCORE["normalized"])
     for seed in retrieved:
         add(seed.iri, {**labels.get(seed.iri, {}), "ontology_iri": seed.ontology_iri,
                        "role": seed.role}, "retrieved", seed.score)

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
 
 import numpy as np
 
@@ -28,6 +27,7 @@ from ontoretrieve.backends.vector_index import DenseVector, LaneHit, point_id
 from ontoretrieve.index.mention_match import Mention
 from ontoretrieve.index.mention_text import STOPWORDS, fold_word, tokenize
 from ontoretrieve.query.windows import Window
+from ontoretrieve.records import AtomPayload
 
 __all__ = ["dense_span_mentions", "evidence_of", "pick_senses", "span_candidates", "usable",
            "window_hits"]
@@ -90,7 +90,7 @@ def _window_at(windows: Sequence[Window], offset: int) -> int:
 
 
 def window_hits(mentions: Sequence[Mention], windows: Sequence[Window],
-                payloads: Mapping[PayloadKey, Mapping[str, Any]], depth: int
+                payloads: Mapping[PayloadKey, AtomPayload], depth: int
                 ) -> list[list[LaneHit]]:
     """Per window, the terms its mentions name, strongest first, at most ``depth``."""
     result: list[list[LaneHit]] = []
@@ -111,7 +111,7 @@ def window_hits(mentions: Sequence[Mention], windows: Sequence[Window],
         ranked = sorted(best.items(), key=lambda kv: (-kv[1], -count[kv[0]], -longest[kv[0]],
                                                       kv[0]))[:depth]
         result.append([LaneHit(point_id("mention|" + "|".join(key)), strength,
-                               dict(payloads[key])) for key, strength in ranked])
+                               payloads[key]) for key, strength in ranked])
     return result
 
 

@@ -1,16 +1,19 @@
-"""The query path up to the seeds, over one opened index and embedder.
+"""The query path up to the seeds, composed over one opened index and embedder.
 
->>> SeedRetriever.__name__
-'SeedRetriever'
+Windows (``windows``), the vector lanes (``lanes``) and the mention lane
+(``mention_lane``) per window, weighted reciprocal rank fusion (``fusion``),
+the lexical rules (``lexical``) and the seed cut (``selection``), with the
+funnel of counts and the time of each step. It needs a real index, so it is
+exercised by tests/integration/test_seeds_real.py and test_mention_lane.py
+rather than by a doctest; ``lookup`` ranks one mention on the same lanes.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import asdict
-from typing import Any
 
 from pydantic import BaseModel
 
@@ -24,8 +27,9 @@ from ontoretrieve.index.build import (
 from ontoretrieve.index.embed import Embedder
 from ontoretrieve.index.mention_match import Mention, MentionDictionary
 from ontoretrieve.index.mention_text import STOPWORDS
+from ontoretrieve.index.payload import evidence_from_payload
 from ontoretrieve.query.fusion import best_attainable, fuse_window
-from ontoretrieve.query.lanes import search_lanes
+from ontoretrieve.query.lanes import LaneResults, search_lanes
 from ontoretrieve.query.lexical import (
     apply_triggers,
     apply_unit_signals,
@@ -34,6 +38,7 @@ from ontoretrieve.query.lexical import (
     text_tokens,
     unit_signal_tokens,
 )
+from ontoretrieve.query.lookup import LookupResult, TermRule, rank_candidates
 from ontoretrieve.query.mention_lane import (
     dense_span_mentions,
     evidence_of,
@@ -50,7 +55,7 @@ from ontoretrieve.query.selection import (
     select_seeds,
 )
 from ontoretrieve.query.windows import Window, make_windows_with_metrics
-from ontoretrieve.records import SeedEvidence, SeedFunnel
+from ontoretrieve.records import AtomPayload, LaneRank, SeedEvidence, SeedFunnel
 from ontoretrieve.settings import Settings
 from ontoretrieve.settings.groups import SeedCut, SeedSettings
 
@@ -70,10 +75,7 @@ class SeedResult(BaseModel):
 
 
 class SeedRetriever:
-    """The query path up to the seeds, over one opened index and embedder.
-
-    >>> # SeedRetriever.open(load_settings()).seeds("a 200 kV source")  # needs an index
-    """
+    """The query path up to the seeds, over one opened index and embedder."""
 
     def __init__(self, settings: Settings, index: VectorIndex, embedder: Embedder,
                  mentions: MentionLoader | None = None) -> None:
@@ -116,6 +118,22 @@ class SeedRetriever:
             found = [m for m in found if m.ontology_hash in scope]
         return usable(found, s.mentions.max_shared)
 
+    def lookup(self, mention: str, *, aliases: Mapping[str, Sequence[str]],
+               rule: TermRule | None, limit: int) -> LookupResult:
+        """Ranked candidate terms for one mention (``lookup.rank_candidates``): exact and
+        folded labels and symbols, forms the mention lane equates with the whole mention,
+        then the seeds of the mention as a text; ``aliases`` are the tenant's."""
+        lexical = self.index.matching("lexemes", [mention.casefold()], limit=64)
+        whole = sorted({m.iri for m in self.mentions(mention)
+                        if m.start == 0 and m.end == len(mention)})
+        normalized = self.index.matching("iri", whole, limit=4 * len(whole)) if whole else []
+        retrieved = self.seeds(mention).seeds[:limit]
+        named = [i for iris in aliases.values() for i in iris] + [s.iri for s in retrieved]
+        labels = {p["iri"]: p for p in self.index.matching("iri", named, limit=4 * len(named))
+                  } if named else {}
+        return rank_candidates(mention, lexical, retrieved, aliases=aliases, labels=labels,
+                               rule=rule, limit=limit, normalized=normalized)
+
     def close(self) -> None:
         self.index.close()
 
@@ -139,10 +157,37 @@ class SeedRetriever:
         clock.laps["embedding"] = lanes.embed_seconds
         clock.laps["search"] = lanes.search_seconds
         clock.restart()
+        mentions, per_window, hits_per_lane = self._with_mentions(text, scope, windows, lanes)
+        clock.lap("mentions")
+        fused = [fuse_window(i, per_lane, s.fusion) for i, per_lane in enumerate(per_window)]
+        clock.lap("fusion")
+        selected, counts = select_seeds(fused, len(windows), _cut_settings(s, scope),
+                                        best_attainable(s.fusion),
+                                        vectors=self.index.core_vectors)
+        signalled, rules = self._lexical_rules(selected, text, hashes)
+        clock.lap("seeds")
+        funnel = SeedFunnel(
+            windows_built=window_metrics.windows_built, windows=window_metrics.windows_kept,
+            window_bound=window_metrics.bound, queries_truncated=window_metrics.queries_truncated,
+            query_sequence_limit=window_metrics.query_sequence_limit,
+            hits_per_lane=hits_per_lane, **asdict(counts), **rules,
+            final_seeds=len(signalled))
+        return SeedResult(seeds=[_evidence(seed, mentions, evidence_tier(seed, s.seeds))
+                                 for seed in signalled],
+                          funnel=funnel, seconds={k: round(v, 5) for k, v in clock.laps.items()})
+
+    def _with_mentions(self, text: str, scope: Collection[str] | None,
+                       windows: Sequence[Window], lanes: LaneResults
+                       ) -> tuple[list[Mention], list[dict[Lane, list[LaneHit]]],
+                                  dict[str, int]]:
+        """The mention lane joined to the vector lanes: its mentions (senses picked, dense
+        spans added when on), every window's hits per lane, and the hits per lane."""
+        s = self.settings
         mentions = self.mentions(text, scope)
         if s.mentions.senses and lanes.dense_queries:
             mentions = self._pick_senses(mentions, windows, lanes.dense_queries)
         if s.mentions.dense_spans and s.mentions.enabled and s.fusion.mention_weight > 0:
+            hashes = None if scope is None else sorted(scope)
             mentions = mentions + self._dense_spans(text, mentions, hashes)
         per_window = lanes.per_window
         hits_per_lane = dict(lanes.hits_per_lane)
@@ -151,36 +196,28 @@ class SeedRetriever:
             per_window = [{**lanes_of, Lane.MENTION: hits}
                           for lanes_of, hits in zip(per_window, by_window, strict=True)]
             hits_per_lane[Lane.MENTION.value] = sum(len(h) for h in by_window)
-        clock.lap("mentions")
-        fused = [fuse_window(i, per_lane, s.fusion) for i, per_lane in enumerate(per_window)]
-        clock.lap("fusion")
-        selected, counts = select_seeds(fused, len(windows), _cut_settings(s, scope),
-                                        best_attainable(s.fusion),
-                                        vectors=self.index.core_vectors)
+        return mentions, per_window, hits_per_lane
+
+    def _lexical_rules(self, selected: list[Seed], text: str, hashes: Sequence[str] | None
+                       ) -> tuple[list[Seed], dict[str, int]]:
+        """Triggers, the symbol case check, unit signals and evidence order on the cut
+        seeds; with the funnel's counts of what each rule did."""
+        s = self.settings.seeds
         triggered, added, raised = apply_triggers(
-            selected, self._trigger_matches(text, hashes), s.triggers)
+            selected, self._trigger_matches(text, hashes), self.settings.triggers)
         checked, demoted, dropped = symbol_case_check(
-            triggered, text, s.seeds.symbol_case_mismatch_policy,
-            s.seeds.symbol_case_mismatch_demote_factor)
+            triggered, text, s.symbol_case_mismatch_policy, s.symbol_case_mismatch_demote_factor)
         signalled, by_signals = checked, 0
-        if s.seeds.query_unit_signals_enabled and selected:
+        if s.query_unit_signals_enabled and selected:
             tokens = unit_signal_tokens(text)
             signalled, by_signals = apply_unit_signals(
-                checked, tokens, self._unit_matches(tokens, hashes), s.triggers,
-                s.seeds.symbol_case_mismatch_policy, s.seeds.symbol_case_mismatch_demote_factor)
-        if s.seeds.cut is SeedCut.EVIDENCE and s.seeds.evidence_first:
-            signalled = evidence_first(signalled, s.seeds)
-        clock.lap("seeds")
-        funnel = SeedFunnel(
-            windows_built=window_metrics.windows_built, windows=window_metrics.windows_kept,
-            window_bound=window_metrics.bound, queries_truncated=window_metrics.queries_truncated,
-            query_sequence_limit=window_metrics.query_sequence_limit,
-            hits_per_lane=hits_per_lane, **asdict(counts), added_by_triggers=added,
-            raised_by_triggers=raised, case_demoted=demoted, case_dropped=dropped,
-            added_by_unit_signals=by_signals, final_seeds=len(signalled))
-        return SeedResult(seeds=[_evidence(seed, mentions, evidence_tier(seed, s.seeds))
-                                 for seed in signalled],
-                          funnel=funnel, seconds={k: round(v, 5) for k, v in clock.laps.items()})
+                checked, tokens, self._unit_matches(tokens, hashes), self.settings.triggers,
+                s.symbol_case_mismatch_policy, s.symbol_case_mismatch_demote_factor)
+        if s.cut is SeedCut.EVIDENCE and s.evidence_first:
+            signalled = evidence_first(signalled, s)
+        return signalled, {"added_by_triggers": added, "raised_by_triggers": raised,
+                           "case_demoted": demoted, "case_dropped": dropped,
+                           "added_by_unit_signals": by_signals}
 
     def _pick_senses(self, mentions: list[Mention], windows: Sequence[Window],
                      window_vectors: Sequence[DenseVector]) -> list[Mention]:
@@ -208,12 +245,12 @@ class SeedRetriever:
                       ) -> list[list[LaneHit]]:
         """The mention lane's hits per window, with the index payloads of their terms."""
         iris = sorted({m.iri for m in mentions})
-        payloads = {(str(p["iri"]), str(p.get("ontology_hash", ""))): p
+        payloads = {(p["iri"], p.get("ontology_hash", "")): p
                     for p in self.index.matching("iri", iris, limit=8 * len(iris))}
         return window_hits(mentions, windows, payloads, self.settings.fusion.mention_top_k)
 
     def _trigger_matches(self, text: str, scope: Sequence[str] | None
-                         ) -> list[dict[str, Any]]:
+                         ) -> list[AtomPayload]:
         if not self.settings.triggers.enabled:
             return []
         tokens = list(dict.fromkeys(text_tokens(text)))
@@ -222,8 +259,8 @@ class SeedRetriever:
         return self.index.matching("triggers", tokens, ontology_hashes=scope) if tokens else []
 
     def _unit_matches(self, tokens: list[str], scope: Sequence[str] | None
-                      ) -> dict[str, list[dict[str, Any]]]:
-        found: dict[str, list[dict[str, Any]]] = {}
+                      ) -> dict[str, list[AtomPayload]]:
+        found: dict[str, list[AtomPayload]] = {}
         for token in tokens:
             variants = lexeme_variants(token)
             found[token] = self.index.matching("lexemes", variants, limit=32,
@@ -254,14 +291,10 @@ class _Clock:
 
 
 def _evidence(seed: Seed, mentions: Sequence[Mention], tier: int) -> SeedEvidence:
-    payload = seed.payload
-    return SeedEvidence(
-        iri=seed.iri, score=round(seed.score, 6), origin=seed.origin.value,
-        ontology_iri=str(payload.get("ontology_iri", "")),
-        ontology_version=str(payload.get("ontology_version") or "") or None,
-        ontology_hash=str(payload.get("ontology_hash", "")), role=seed.role,
+    return evidence_from_payload(
+        seed.payload, score=round(seed.score, 6), origin=seed.origin.value, role=seed.role,
         fused_score=None if seed.fused_score is None else round(seed.fused_score, 6),
-        windows=list(seed.windows),
-        lanes=[{"window": w, "lane": e.lane.value, "rank": e.rank,
-                "raw_score": round(e.raw_score, 6)} for w, e in seed.evidence],
-        mentions=evidence_of(mentions, seed.iri), notes=list(seed.notes), evidence_tier=tier)
+        windows=seed.windows,
+        lanes=[LaneRank(window=w, lane=e.lane.value, rank=e.rank,
+                        raw_score=round(e.raw_score, 6)) for w, e in seed.evidence],
+        mentions=evidence_of(mentions, seed.iri), notes=seed.notes, evidence_tier=tier)

@@ -12,7 +12,6 @@ case check and unit signals are in ``lexical``).
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
@@ -22,6 +21,7 @@ import numpy.typing as npt
 
 from ontoretrieve.backends.vector_index import Lane
 from ontoretrieve.query.fusion import FusedHit, LaneEvidence
+from ontoretrieve.records import AtomPayload
 from ontoretrieve.settings.groups import MergeMode, SeedCut, SeedSettings, WindowSettings
 
 __all__ = [
@@ -38,7 +38,6 @@ __all__ = [
     "select_seeds",
 ]
 
-log = logging.getLogger(__name__)
 
 
 class SeedOrigin(StrEnum):
@@ -49,12 +48,12 @@ class SeedOrigin(StrEnum):
 
 def _ontology_of(term: MergedTerm | Seed) -> str:
     """The ontology version a term was retrieved from (its content hash)."""
-    return str(term.payload.get("ontology_hash", ""))
+    return term.payload.get("ontology_hash", "")
 
 
 def _role_of(term: MergedTerm | Seed) -> str:
     """``predicate`` or ``resource``."""
-    return str(term.payload.get("role", "resource"))
+    return term.payload.get("role", "resource")
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +63,7 @@ class MergedTerm:
     iri: str
     score: float
     best_fused: float
-    payload: Mapping[str, object]
+    payload: AtomPayload
     windows: tuple[int, ...]
     evidence: tuple[tuple[int, LaneEvidence], ...]
     """(window, lane evidence) pairs."""
@@ -82,7 +81,7 @@ class Seed:
     iri: str
     score: float
     origin: SeedOrigin
-    payload: Mapping[str, object]
+    payload: AtomPayload
     fused_score: float | None = None
     windows: tuple[int, ...] = ()
     evidence: tuple[tuple[int, LaneEvidence], ...] = ()

@@ -24,13 +24,9 @@ from collections.abc import Iterable
 
 import pyoxigraph as ox
 
-from ontoretrieve.errors import UnsafeQueryError
-
 __all__ = [
-    "check_read_only",
     "delete_subjects_in_graph",
     "drop_graph",
-    "graph_triples",
     "insert_data",
     "iri",
     "literal",
@@ -69,10 +65,6 @@ def drop_graph(graph: str) -> str:
     return f"DROP SILENT GRAPH {iri(graph)}"
 
 
-def graph_triples(graph: str) -> str:
-    """Every triple of one named graph."""
-    return f"CONSTRUCT {{ ?s ?p ?o }} WHERE {{ GRAPH {iri(graph)} {{ ?s ?p ?o }} }}"
-
 
 def insert_data(graph: str, triples: Iterable[ox.Triple]) -> str:
     """``INSERT DATA`` of ground triples (no blank nodes) into a named graph."""
@@ -93,56 +85,3 @@ def delete_subjects_in_graph(graph: str, subjects: Iterable[str]) -> str:
         f"DELETE WHERE {{ GRAPH {iri(graph)} {{ {iri(s)} ?p ?o }} }}" for s in subjects
     ]
     return " ;\n".join(parts)
-
-
-_FORBIDDEN_UPDATE = re.compile(
-    r"\b(INSERT|DELETE|LOAD|CLEAR|DROP|CREATE|ADD|MOVE|COPY|WITH)\b", re.IGNORECASE)
-
-
-def check_read_only(query: str) -> str:
-    """Return the query form (SELECT, CONSTRUCT, ASK, DESCRIBE) of a safe read-only query.
-
-    Raises ``UnsafeQueryError`` for updates (INSERT, DELETE, LOAD, CLEAR, DROP,
-    CREATE, ADD, MOVE, COPY), for SERVICE (which would make the store call out),
-    and for unbounded property paths (``*``, ``+``), whose cost has no bound.
-    The query is parsed, not pattern-matched, so keywords inside strings or
-    IRIs do not count.
-
-    >>> check_read_only('SELECT ?s WHERE { ?s ?p "DROP ALL" }')
-    'SELECT'
-    >>> check_read_only("DROP ALL")
-    Traceback (most recent call last):
-    ...
-    ontoretrieve.errors.UnsafeQueryError: not a read-only SPARQL query: DROP ALL
-    """
-    from pyparsing import ParseException
-    from rdflib.plugins.sparql.parser import parseQuery
-
-    try:
-        parsed = parseQuery(query)
-    except ParseException as exc:
-        if _FORBIDDEN_UPDATE.search(query):
-            raise UnsafeQueryError(f"not a read-only SPARQL query: {query[:120]}") from None
-        raise UnsafeQueryError(f"not a valid SPARQL query: {exc}") from None
-    form = str(parsed[1].name).removesuffix("Query").upper()
-    for node in _walk(parsed):
-        name = getattr(node, "name", None)
-        if name == "ServiceGraphPattern":
-            raise UnsafeQueryError("SERVICE is not allowed: the store must not call out")
-        if name == "PathElt" and isinstance(node, dict) and node.get("mod") in ("*", "+"):
-            raise UnsafeQueryError(
-                f"unbounded property path ({node['mod']}) is not allowed; "
-                "spell out the steps or use ? and sequences")
-    return form
-
-
-def _walk(node: object) -> Iterable[object]:
-    from pyparsing import ParseResults
-
-    yield node
-    if isinstance(node, dict):
-        for value in node.values():
-            yield from _walk(value)
-    elif isinstance(node, list | tuple | ParseResults):
-        for value in node:
-            yield from _walk(value)

@@ -12,7 +12,7 @@ traceback. The OpenAPI schema is at ``/openapi.json``, the docs at ``/docs``.
 
 >>> from ontoretrieve.settings import load_settings
 >>> app = create_app(Engine.open(load_settings(), in_memory=True))
->>> sorted(r.path for r in app.routes if r.path.startswith("/v1"))[:3]
+>>> sorted(path for path in app.openapi()["paths"] if path.startswith("/v1"))[:3]
 ['/v1/{tenant}/catalog', '/v1/{tenant}/catalog/files/{filename}', '/v1/{tenant}/index']
 """
 
@@ -25,7 +25,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 import anyio
 import anyio.to_thread
-from fastapi import Depends, FastAPI, Header, Request
+from fastapi import APIRouter, Depends, FastAPI, Header, Request
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -186,11 +186,19 @@ def validation_message(errors: Sequence[Any]) -> str:
 def create_app(engine: Engine) -> FastAPI:
     """The FastAPI application over ``engine`` (see the module docstring)."""
     settings = engine.settings.server
-    keys = KeyRing.of(engine.settings)
-    limiter = anyio.CapacityLimiter(settings.workers)
     app = FastAPI(title="ontoretrieve", version=version("ontoretrieve"),
                   description="The slice of your ontologies that a text is about.")
     app.add_middleware(BodyLimit, limit=settings.max_request_bytes)
+    _install_error_handlers(app, settings.request_timeout_seconds)
+    api = _Api(engine)
+    for router in (_retrieval_routes(api), _catalog_routes(api), _proposal_routes(api),
+                   _service_routes(api)):
+        app.include_router(router)
+    return app
+
+
+def _install_error_handlers(app: FastAPI, timeout_seconds: float) -> None:
+    """Every error as ``{"error": {"type", "message"}}``, never a key or a traceback."""
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:
@@ -220,7 +228,7 @@ def create_app(engine: Engine) -> FastAPI:
     @app.exception_handler(TimeoutError)
     async def timeout(request: Request, exc: TimeoutError) -> JSONResponse:
         return _error(504, "timeout", "the request took longer than "
-                      f"server.request_timeout_seconds = {settings.request_timeout_seconds:g}")
+                      f"server.request_timeout_seconds = {timeout_seconds:g}")
 
     @app.exception_handler(Exception)
     async def internal(request: Request, exc: Exception) -> JSONResponse:
@@ -228,92 +236,131 @@ def create_app(engine: Engine) -> FastAPI:
                   type(exc).__name__)
         return _error(500, "internal", "internal error; see the server log")
 
+
+class _Api:
+    """What every route shares: the engine, the key check and the worker-thread runner."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.settings = engine.settings.server
+        self.keys = KeyRing.of(engine.settings)
+        self.limiter = anyio.CapacityLimiter(self.settings.workers)
+
     def tenant_access(
+        self,
         tenant: Annotated[str, PathParam(description="The tenant id.")],
         authorization: Annotated[str | None, Header()] = None,
         x_api_key: Annotated[str | None, Header()] = None,
     ) -> str:
-        problem = keys.check(tenant, bearer_key(authorization, x_api_key))
+        """The tenant of the route, once the key reaches it (401, 403, or 404 unknown)."""
+        problem = self.keys.check(tenant, bearer_key(authorization, x_api_key))
         if problem in ("missing", "unknown"):
             raise ApiError(401, "unauthorized", "a valid API key is required "
                            "(Authorization: Bearer KEY or X-API-Key)")
         if problem == "forbidden":
             raise ApiError(403, "forbidden", "this API key does not reach that tenant")
-        catalog_layers(engine.settings.tenants, tenant)  # invalid or unknown: TenantError
+        catalog_layers(self.engine.settings.tenants, tenant)  # invalid or unknown: TenantError
         return tenant
 
-    Tenant = Annotated[str, Depends(tenant_access)]
-
-    async def call(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        with anyio.fail_after(settings.request_timeout_seconds):
+    async def call(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run an engine call in a worker thread, under the request time limit."""
+        with anyio.fail_after(self.settings.request_timeout_seconds):
             return await anyio.to_thread.run_sync(functools.partial(function, *args, **kwargs),
-                                                  limiter=limiter, abandon_on_cancel=True)
+                                                  limiter=self.limiter,
+                                                  abandon_on_cancel=True)
 
-    @app.get("/health", tags=["service"])
+
+def _retrieval_routes(api: _Api) -> APIRouter:
+    router, engine = APIRouter(tags=["retrieval"]), api.engine
+    Tenant = Annotated[str, Depends(api.tenant_access)]
+
+    @router.post("/v1/{tenant}/retrieve")
+    async def retrieve(body: RetrieveRequest, tenant: Tenant) -> RetrieveResponse:
+        """The context for a text: the graph (Turtle), terms, seeds, evidence, metrics."""
+        context = await api.call(engine.retrieve, body.text, tenant=tenant, mode=body.mode,
+                                 ontologies=body.ontologies, max_tokens=body.max_tokens)
+        return RetrieveResponse(context=context, turtle=context.serialize("turtle"))
+
+    @router.post("/v1/{tenant}/slice")
+    async def knowledge_slice(body: SliceRequest, tenant: Tenant) -> KnowledgeSlice:
+        """The context cut to ``max_tokens`` tokens of the encoder's tokenizer."""
+        return await api.call(engine.slice, body.text, body.max_tokens, tenant=tenant,
+                              mode=body.mode, ontologies=body.ontologies)
+
+    @router.post("/v1/{tenant}/lookup")
+    async def lookup(body: LookupRequest, tenant: Tenant) -> LookupResult:
+        """Ranked candidate terms for one mention, with an ambiguity flag."""
+        return await api.call(engine.lookup, body.mention, tenant=tenant, limit=body.limit)
+
+    @router.post("/v1/{tenant}/search")
+    async def search(body: SearchRequest, tenant: Tenant) -> FanOutResult:
+        """Entity hits from the tenant's catalog and its remote endpoints, merged."""
+        return await api.call(engine.search, body.text, tenant=tenant, limit=body.limit)
+
+    return router
+
+
+def _catalog_routes(api: _Api) -> APIRouter:
+    router, engine = APIRouter(tags=["catalog"]), api.engine
+    Tenant = Annotated[str, Depends(api.tenant_access)]
+
+    @router.get("/v1/{tenant}/catalog")
+    async def catalog_list(tenant: Tenant, include_inactive: bool = False
+                           ) -> list[OntologyVersion]:
+        """The ontology versions the tenant reads (its own and included catalogs)."""
+        return await api.call(engine.catalog_list, tenant=tenant,
+                              include_inactive=include_inactive)
+
+    @router.put("/v1/{tenant}/catalog/files/{filename}")
+    async def catalog_load(filename: str, request: Request, tenant: Tenant) -> LoadResponse:
+        """Upload one RDF file (the raw body) into the tenant's catalog and sync its index."""
+        content = await request.body()
+        report, sync = await api.call(engine.catalog_upload, filename, content, tenant=tenant)
+        return LoadResponse(catalog_load=report, index=sync)
+
+    @router.get("/v1/{tenant}/index")
+    async def index_status(tenant: Tenant) -> IndexStatus:
+        """What the tenant's index holds and whether it matches its catalog."""
+        return await api.call(engine.index_status, tenant=tenant)
+
+    return router
+
+
+def _proposal_routes(api: _Api) -> APIRouter:
+    router, engine = APIRouter(tags=["proposals"]), api.engine
+    Tenant = Annotated[str, Depends(api.tenant_access)]
+
+    @router.post("/v1/{tenant}/proposals/validate")
+    async def propose(body: Proposal, tenant: Tenant) -> ProposalReport:
+        """Validate an update proposal; nothing is written."""
+        return await api.call(engine.propose, body, tenant=tenant)
+
+    @router.post("/v1/{tenant}/proposals/apply")
+    async def apply(body: Proposal, tenant: Tenant) -> ApplyResult:
+        """Validate and apply (422 with the report when rejected; nothing written then)."""
+        return await api.call(engine.apply, body, tenant=tenant)
+
+    @router.post("/v1/{tenant}/proposals/rollback")
+    async def rollback(body: RollbackRequest, tenant: Tenant) -> RollbackResponse:
+        """Switch an ontology back to the version its last applied update replaced."""
+        restored, sync = await api.call(engine.rollback, body.ontology_iri, tenant=tenant)
+        return RollbackResponse(restored=restored, index=sync)
+
+    return router
+
+
+def _service_routes(api: _Api) -> APIRouter:
+    router, engine = APIRouter(tags=["service"]), api.engine
+    Tenant = Annotated[str, Depends(api.tenant_access)]
+
+    @router.get("/health")
     async def health() -> dict[str, Literal["ok"] | str]:
         """Liveness: the process answers (no key needed, nothing about tenants)."""
         return {"status": "ok", "version": version("ontoretrieve")}
 
-    @app.post("/v1/{tenant}/retrieve", tags=["retrieval"])
-    async def retrieve(body: RetrieveRequest, tenant: Tenant) -> RetrieveResponse:
-        """The context for a text: the graph (Turtle), terms, seeds, evidence, metrics."""
-        context = await call(engine.retrieve, body.text, tenant=tenant, mode=body.mode,
-                             ontologies=body.ontologies, max_tokens=body.max_tokens)
-        return RetrieveResponse(context=context, turtle=context.serialize("turtle"))
-
-    @app.post("/v1/{tenant}/slice", tags=["retrieval"])
-    async def knowledge_slice(body: SliceRequest, tenant: Tenant) -> KnowledgeSlice:
-        """The context cut to ``max_tokens`` tokens of the encoder's tokenizer."""
-        return await call(engine.slice, body.text, body.max_tokens, tenant=tenant,
-                          mode=body.mode, ontologies=body.ontologies)
-
-    @app.post("/v1/{tenant}/lookup", tags=["retrieval"])
-    async def lookup(body: LookupRequest, tenant: Tenant) -> LookupResult:
-        """Ranked candidate terms for one mention, with an ambiguity flag."""
-        return await call(engine.lookup, body.mention, tenant=tenant, limit=body.limit)
-
-    @app.post("/v1/{tenant}/search", tags=["retrieval"])
-    async def search(body: SearchRequest, tenant: Tenant) -> FanOutResult:
-        """Entity hits from the tenant's catalog and its remote endpoints, merged."""
-        return await call(engine.search, body.text, tenant=tenant, limit=body.limit)
-
-    @app.get("/v1/{tenant}/catalog", tags=["catalog"])
-    async def catalog_list(tenant: Tenant, include_inactive: bool = False
-                           ) -> list[OntologyVersion]:
-        """The ontology versions the tenant reads (its own and included catalogs)."""
-        return await call(engine.catalog_list, tenant=tenant, include_inactive=include_inactive)
-
-    @app.put("/v1/{tenant}/catalog/files/{filename}", tags=["catalog"])
-    async def catalog_load(filename: str, request: Request, tenant: Tenant) -> LoadResponse:
-        """Upload one RDF file (the raw body) into the tenant's catalog and sync its index."""
-        content = await request.body()
-        report, sync = await call(engine.catalog_upload, filename, content, tenant=tenant)
-        return LoadResponse(catalog_load=report, index=sync)
-
-    @app.post("/v1/{tenant}/proposals/validate", tags=["proposals"])
-    async def propose(body: Proposal, tenant: Tenant) -> ProposalReport:
-        """Validate an update proposal; nothing is written."""
-        return await call(engine.propose, body, tenant=tenant)
-
-    @app.post("/v1/{tenant}/proposals/apply", tags=["proposals"])
-    async def apply(body: Proposal, tenant: Tenant) -> ApplyResult:
-        """Validate and apply (422 with the report when rejected; nothing written then)."""
-        return await call(engine.apply, body, tenant=tenant)
-
-    @app.post("/v1/{tenant}/proposals/rollback", tags=["proposals"])
-    async def rollback(body: RollbackRequest, tenant: Tenant) -> RollbackResponse:
-        """Switch an ontology back to the version its last applied update replaced."""
-        restored, sync = await call(engine.rollback, body.ontology_iri, tenant=tenant)
-        return RollbackResponse(restored=restored, index=sync)
-
-    @app.get("/v1/{tenant}/index", tags=["catalog"])
-    async def index_status(tenant: Tenant) -> IndexStatus:
-        """What the tenant's index holds and whether it matches its catalog."""
-        return await call(engine.index_status, tenant=tenant)
-
-    @app.get("/v1/{tenant}/metrics", tags=["service"])
+    @router.get("/v1/{tenant}/metrics")
     async def metrics(tenant: Tenant) -> dict[str, Any]:
         """The tenant's own counters and result-cache figures."""
         return engine.metrics(tenant=tenant)
 
-    return app
+    return router

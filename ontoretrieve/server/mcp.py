@@ -24,7 +24,6 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from ontoretrieve.context.model import Mode
 from ontoretrieve.engine import Engine
 from ontoretrieve.errors import OntoRetrieveError
 from ontoretrieve.server.auth import KeyRing, bearer_key
@@ -33,19 +32,24 @@ from ontoretrieve.settings.tenants import DEFAULT_TENANT, catalog_layers
 __all__ = ["KeyGate", "create_mcp"]
 
 
+INSTRUCTIONS = (
+    "Ground text in the catalog's ontologies: `slice` gives the terms a text is about "
+    "within a token budget, `lookup` grounds one mention, `retrieve` gives the whole "
+    "context with evidence, `catalog_list` lists the ontologies.")
+
+
+def _guarded(call: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """A tool's answer, or its error as a clear message for the agent (no traceback)."""
+    try:
+        return call()
+    except OntoRetrieveError as exc:
+        raise ToolError(str(exc)) from None
+
+
 def create_mcp(engine: Engine, tenant: str = DEFAULT_TENANT) -> MCPServer:
     """An MCP server whose tools answer from ``tenant``'s catalog."""
     catalog_layers(engine.settings.tenants, tenant)
-    server = MCPServer("ontoretrieve", instructions=(
-        "Ground text in the catalog's ontologies: `slice` gives the terms a text is about "
-        "within a token budget, `lookup` grounds one mention, `retrieve` gives the whole "
-        "context with evidence, `catalog_list` lists the ontologies."))
-
-    def guarded(call: Callable[[], dict[str, Any]]) -> dict[str, Any]:
-        try:
-            return call()
-        except OntoRetrieveError as exc:  # a clear message for the agent, no traceback
-            raise ToolError(str(exc)) from None
+    server = MCPServer("ontoretrieve", instructions=INSTRUCTIONS)
 
     @server.tool()
     def retrieve(text: str, mode: str = "auto", ontologies: list[str] | None = None,
@@ -56,39 +60,34 @@ def create_mcp(engine: Engine, tenant: str = DEFAULT_TENANT) -> MCPServer:
         whole, otherwise seeds come only from them (the ontology you extract against).
         max_tokens: the context's budget in prompt tokens (default: grows with the text).
         """
-        try:
-            chosen = Mode(mode)
-        except ValueError:
-            raise ToolError(f"mode {mode!r}: use one of "
-                            f"{', '.join(m.value for m in Mode)}") from None
 
-        def run() -> dict[str, Any]:
-            context = engine.retrieve(text, tenant=tenant, mode=chosen,
+        def run() -> dict[str, Any]:  # an unknown mode is the engine's clear error
+            context = engine.retrieve(text, tenant=tenant, mode=mode,
                                       ontologies=ontologies or (), max_tokens=max_tokens)
             return {**context.model_dump(mode="json", exclude={"ntriples"}),
                     "turtle": context.serialize("turtle")}
 
-        return guarded(run)
+        return _guarded(run)
 
     @server.tool(name="slice")
     def knowledge_slice(text: str, max_tokens: int = 2000,
                         ontologies: list[str] | None = None) -> dict[str, Any]:
         """The terms a text is about and their definitions, never over max_tokens tokens
         (seeds only from ``ontologies`` when given: IRIs, file names or stems)."""
-        return guarded(lambda: engine.slice(text, max_tokens, tenant=tenant,
+        return _guarded(lambda: engine.slice(text, max_tokens, tenant=tenant,
                                             ontologies=ontologies or ())
                        .model_dump(mode="json"))
 
     @server.tool()
     def lookup(mention: str, limit: int = 10) -> dict[str, Any]:
         """Ranked candidate terms for one mention, with an ambiguity flag."""
-        return guarded(lambda: engine.lookup(mention, tenant=tenant, limit=limit)
+        return _guarded(lambda: engine.lookup(mention, tenant=tenant, limit=limit)
                        .model_dump(mode="json"))
 
     @server.tool()
     def catalog_list() -> dict[str, Any]:
         """The ontology versions of the catalog."""
-        return guarded(lambda: {"ontologies": [
+        return _guarded(lambda: {"ontologies": [
             v.model_dump(mode="json") for v in engine.catalog_list(tenant=tenant)]})
 
     return server

@@ -330,6 +330,7 @@ class SeedSettings(_Group):
     a 70-term ontology the caller extracts against is far likelier relevant than a term
     of the whole catalog, so weaker support suffices."""
     dump_ontology_ranks: bool = ref("ONTOLOGY_PATCH_DUMP_ONTOLOGY_RANKS", False)
+    """Accepted so that reference configurations load; ignored (no rank dump is written)."""
 
     @model_validator(mode="after")
     def _mmr_owns_the_budget(self) -> Self:

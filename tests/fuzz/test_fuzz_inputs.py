@@ -1,6 +1,6 @@
 """Fuzzing every parser of outside input (hypothesis): a clear error or a correct result.
 
-Catalog files in every format, settings, user SPARQL, proposal triples,
+Catalog files in every format, settings, proposal triples,
 tenant ids, upload names and query text for the pure query stages. "Clear"
 means one of ontoretrieve's own errors with the place named; anything else
 (a crash, a foreign exception, a hang past hypothesis' deadline) fails.
@@ -22,12 +22,10 @@ from ontoretrieve.errors import (
     ProposalError,
     SettingsError,
     TenantError,
-    UnsafeQueryError,
 )
 from ontoretrieve.proposals.model import parse_triples
 from ontoretrieve.query.lexical import phrase_lexemes, text_tokens, unit_signal_tokens
 from ontoretrieve.query.windows import make_windows_with_metrics
-from ontoretrieve.rdf import sparql
 from ontoretrieve.settings import load_settings
 from ontoretrieve.settings.groups import WindowSettings
 from ontoretrieve.settings.tenants import validate_tenant_id
@@ -118,41 +116,6 @@ def test_settings_load_or_name_the_setting(pairs: list[tuple[tuple[str, str], ob
         assert "invalid settings" in str(exc)
         named = [f"{g}.{f}" for (g, f), _ in pairs] + ["tenants"]
         assert any(name in str(exc) for name in named)
-
-
-QUERY_PIECES = ["SELECT", "CONSTRUCT", "ASK", "DESCRIBE", "*", "?s", "?p", "?o", "WHERE", "{",
-                "}", ".", "<http://x/a>", '"DROP ALL"', "SERVICE", "<http://evil/>", "DROP",
-                "ALL", "INSERT", "DATA", "DELETE", "LOAD", "CLEAR", "GRAPH", ";", "/", "+",
-                "?", "|", "(", ")", "FILTER", "LIMIT", "10", "PREFIX", "x:", "OPTIONAL",
-                "UNION", "VALUES", "WITH", "COPY", "MOVE", "ADD", "CREATE", "#", "\n", "\\"]
-
-
-@fuzz
-@given(st.one_of(wild_text, st.lists(st.sampled_from(QUERY_PIECES), max_size=30)
-                 .map(" ".join)))
-@example("SELECT * WHERE { ?s ?p ?o }")
-@example("SELECT * WHERE { SERVICE <http://evil/> { ?s ?p ?o } }")
-@example("INSERT DATA { <http://x/a> <http://x/b> <http://x/c> }")
-@example("SELECT * WHERE { ?s <http://x/p>+ ?o }")
-def test_user_sparql_is_checked_read_only(query: str) -> None:
-    try:
-        form = sparql.check_read_only(query)
-    except UnsafeQueryError as exc:
-        assert str(exc)
-        return
-    assert form in {"SELECT", "CONSTRUCT", "ASK", "DESCRIBE"}
-    # an accepted query is a query for pyoxigraph too, and changes nothing
-    store = ox.Store()
-    store.add(ox.Quad(ox.NamedNode("http://x/a"), ox.NamedNode("http://x/b"),
-                      ox.NamedNode("http://x/c")))
-    try:
-        result = store.query(query)
-        if hasattr(result, "__iter__"):
-            for _ in zip(range(50), result, strict=False):
-                pass
-    except (SyntaxError, OSError, ValueError):
-        pass  # rdflib's grammar is slightly wider than Oxigraph's: refused there, safely
-    assert len(store) == 1
 
 
 @fuzz
