@@ -21,6 +21,7 @@ __all__ = [
     "OntologyVersion",
     "SeedEvidence",
     "SeedFunnel",
+    "SelectionCounts",
     "VersionStatus",
 ]
 
@@ -146,15 +147,9 @@ class LoadState(_Record):
     at: datetime
 
 
-class SeedFunnel(_Record):
-    """What each step from windows to seeds did for one unit."""
+class SelectionCounts(_Record):
+    """What the seed cut did (``query.selection``): from fused candidates to kept seeds."""
 
-    windows_built: int
-    windows: int
-    window_bound: str
-    queries_truncated: int
-    query_sequence_limit: int | None
-    hits_per_lane: dict[str, int]
     fused_candidates: int
     threshold_rejected: int
     after_merge: int
@@ -167,6 +162,17 @@ class SeedFunnel(_Record):
     """Candidates the evidence cut kept (None: the reference cut, which has none)."""
     kept_by: dict[str, int] = {}
     """What kept them: a mention, lanes agreeing, a score near the best."""
+
+
+class SeedFunnel(SelectionCounts):
+    """What each step from windows to seeds did for one unit."""
+
+    windows_built: int
+    windows: int
+    window_bound: str
+    queries_truncated: int
+    query_sequence_limit: int | None
+    hits_per_lane: dict[str, int]
     added_by_triggers: int
     raised_by_triggers: int
     case_demoted: int

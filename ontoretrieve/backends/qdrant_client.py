@@ -26,6 +26,11 @@ from ontoretrieve.backends.vector_index import (
     SparseVector,
     StoredVectors,
     as_payload,
+    keyword_conditions,
+    named_vectors,
+    query_vector,
+    stored_by_key,
+    stored_from_named,
 )
 from ontoretrieve.errors import VectorIndexError, map_errors
 from ontoretrieve.records import AtomPayload
@@ -34,7 +39,6 @@ __all__ = ["QdrantClientIndex"]
 
 _DISTANCES = {"Cosine": models.Distance.COSINE, "Dot": models.Distance.DOT,
               "Euclid": models.Distance.EUCLID}
-_LOOKUP_CHUNK = 256
 
 
 class QdrantClientIndex:
@@ -109,19 +113,15 @@ class QdrantClientIndex:
                            filter=_any_of("ontology_hash", hashes)), wait=True)
 
     def stored_vectors(self, text_hashes: Sequence[str]) -> dict[str, StoredVectors]:
-        found: dict[str, StoredVectors] = {}
-        unique = list(dict.fromkeys(text_hashes))
-        for start in range(0, len(unique), _LOOKUP_CHUNK):
-            chunk = unique[start:start + _LOOKUP_CHUNK]
+        def fetch(chunk: list[str]) -> Iterator[tuple[str, Any]]:
             records, _ = self._call(self._client.scroll, self.collection,
                                     scroll_filter=_any_of("text_hash", chunk),
                                     limit=len(chunk) * 4, with_payload=["text_hash"],
                                     with_vectors=True)
-            for record in records:
-                key = (record.payload or {})["text_hash"]
-                if key not in found and isinstance(record.vector, dict):
-                    found[key] = _stored(record.vector)
-        return found
+            return (((r.payload or {})["text_hash"],
+                     r.vector if isinstance(r.vector, dict) else None) for r in records)
+
+        return stored_by_key(text_hashes, fetch)
 
     def scroll_vectors(self, batch: int = 512
                        ) -> Iterator[list[tuple[AtomPayload, StoredVectors]]]:
@@ -194,36 +194,22 @@ def _any_of(key: str, values: Sequence[str],
             ontology_hashes: Sequence[str] | None = None) -> models.Filter:
     """``key`` is one of ``values`` (and the point of one of ``ontology_hashes``, if given)."""
     must: list[models.Condition] = [
-        models.FieldCondition(key=key, match=models.MatchAny(any=list(values)))]
-    if ontology_hashes is not None:
-        must.append(models.FieldCondition(key="ontology_hash",
-                                          match=models.MatchAny(any=list(ontology_hashes))))
+        models.FieldCondition(key=field, match=models.MatchAny(any=allowed))
+        for field, allowed in keyword_conditions(key, values, ontology_hashes)]
     return models.Filter(must=must)
 
 
+def _sparse(indices: list[int], values: list[float]) -> models.SparseVector:
+    return models.SparseVector(indices=indices, values=values)
+
+
 def _vector(vectors: StoredVectors) -> dict[str, Any]:
-    named: dict[str, Any] = {
-        Lane.CORE.value: vectors.core.tolist(),
-        Lane.BM25.value: models.SparseVector(indices=list(vectors.bm25.indices),
-                                             values=list(vectors.bm25.values)),
-    }
-    if vectors.neighborhood is not None:
-        named[Lane.NEIGHBORHOOD.value] = vectors.neighborhood.tolist()
-    return named
+    return named_vectors(vectors, _sparse)
 
 
 def _query_vector(query: DenseVector | SparseVector) -> Any:
-    if isinstance(query, SparseVector):
-        return models.SparseVector(indices=list(query.indices), values=list(query.values))
-    return np.asarray(query, dtype=np.float32).tolist()
+    return query_vector(query, _sparse)
 
 
 def _stored(vector: dict[str, Any]) -> StoredVectors:
-    sparse = vector[Lane.BM25.value]
-    neighborhood = vector.get(Lane.NEIGHBORHOOD.value)
-    return StoredVectors(
-        core=np.asarray(vector[Lane.CORE.value], dtype=np.float32),
-        neighborhood=None if neighborhood is None else np.asarray(neighborhood,
-                                                                  dtype=np.float32),
-        bm25=SparseVector(tuple(sparse.indices), tuple(sparse.values)),
-    )
+    return stored_from_named(vector)

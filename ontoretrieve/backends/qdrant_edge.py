@@ -24,6 +24,11 @@ from ontoretrieve.backends.vector_index import (
     SparseVector,
     StoredVectors,
     as_payload,
+    keyword_conditions,
+    named_vectors,
+    query_vector,
+    stored_by_key,
+    stored_from_named,
 )
 from ontoretrieve.errors import VectorIndexError
 from ontoretrieve.records import AtomPayload
@@ -32,7 +37,6 @@ __all__ = ["EdgeIndex"]
 
 _DISTANCES = {"Cosine": qe.Distance.Cosine, "Dot": qe.Distance.Dot,
               "Euclid": qe.Distance.Euclid}
-_LOOKUP_CHUNK = 256
 
 
 class EdgeIndex:
@@ -84,18 +88,13 @@ class EdgeIndex:
                 _any_of("ontology_hash", hashes)))
 
     def stored_vectors(self, text_hashes: Sequence[str]) -> dict[str, StoredVectors]:
-        found: dict[str, StoredVectors] = {}
-        unique = list(dict.fromkeys(text_hashes))
-        for start in range(0, len(unique), _LOOKUP_CHUNK):
-            chunk = unique[start:start + _LOOKUP_CHUNK]
+        def fetch(chunk: list[str]) -> Iterator[tuple[str, Any]]:
             records, _ = self._shard.scroll(qe.ScrollRequest(
                 limit=len(chunk) * 4, filter=_any_of("text_hash", chunk),
                 with_payload=["text_hash"], with_vector=True))
-            for record in records:
-                key = (record.payload or {})["text_hash"]
-                if key not in found:
-                    found[key] = _stored(record.vector)
-        return found
+            return (((r.payload or {})["text_hash"], r.vector) for r in records)
+
+        return stored_by_key(text_hashes, fetch)
 
     def scroll_vectors(self, batch: int = 512
                        ) -> Iterator[list[tuple[AtomPayload, StoredVectors]]]:
@@ -168,36 +167,18 @@ def _has_segments(path: Path) -> bool:
 def _any_of(key: str, values: Sequence[str],
             ontology_hashes: Sequence[str] | None = None) -> qe.Filter:
     """``key`` is one of ``values`` (and the point of one of ``ontology_hashes``, if given)."""
-    must: list[Any] = [qe.FieldCondition(key=key, match=qe.MatchAny(any=list(values)))]
-    if ontology_hashes is not None:
-        must.append(qe.FieldCondition(key="ontology_hash",
-                                      match=qe.MatchAny(any=list(ontology_hashes))))
-    return qe.Filter(must=must)
+    return qe.Filter(must=[qe.FieldCondition(key=field, match=qe.MatchAny(any=allowed))
+                           for field, allowed in keyword_conditions(key, values,
+                                                                    ontology_hashes)])
 
 
 def _vector(vectors: StoredVectors) -> dict[str, Any]:
-    named: dict[str, Any] = {
-        Lane.CORE.value: vectors.core.tolist(),
-        Lane.BM25.value: qe.SparseVector(list(vectors.bm25.indices), list(vectors.bm25.values)),
-    }
-    if vectors.neighborhood is not None:
-        named[Lane.NEIGHBORHOOD.value] = vectors.neighborhood.tolist()
-    return named
+    return named_vectors(vectors, qe.SparseVector)
 
 
 def _query_vector(query: DenseVector | SparseVector) -> Any:
-    if isinstance(query, SparseVector):
-        return qe.SparseVector(list(query.indices), list(query.values))
-    return np.asarray(query, dtype=np.float32).tolist()
+    return query_vector(query, qe.SparseVector)
 
 
 def _stored(vector: Any) -> StoredVectors:
-    sparse = vector[Lane.BM25.value]
-    neighborhood = vector.get(Lane.NEIGHBORHOOD.value)
-    return StoredVectors(
-        core=np.asarray(vector[Lane.CORE.value], dtype=np.float32),
-        neighborhood=None if neighborhood is None else np.asarray(neighborhood,
-                                                                  dtype=np.float32),
-        bm25=SparseVector(tuple(sparse.indices), tuple(sparse.values)),
-    )
-
+    return stored_from_named(vector)

@@ -1,6 +1,6 @@
 """The contract every vector index adapter keeps, written once here.
 
-Layout (reference-defaults.md): one collection per tenant; two named dense
+Layout (docs/indexing.md): one collection per tenant; two named dense
 vectors, ``core`` and ``neighborhood`` (cosine by default), one named sparse
 vector ``bm25`` with the IDF modifier; keyword payload indexes on
 ontology_iri, ontology_version, ontology_hash, iri, atom_id (and text_hash,
@@ -16,7 +16,7 @@ Adapters: ``EdgeIndex`` (Qdrant Edge, in-process, the default) and
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol, cast, runtime_checkable
@@ -38,7 +38,12 @@ __all__ = [
     "StoredVectors",
     "VectorIndex",
     "as_payload",
+    "keyword_conditions",
+    "named_vectors",
     "point_id",
+    "query_vector",
+    "stored_by_key",
+    "stored_from_named",
 ]
 
 KEYWORD_FIELDS = ("ontology_iri", "ontology_version", "ontology_hash", "iri", "atom_id",
@@ -103,6 +108,74 @@ class LaneHit:
 def as_payload(stored: dict[str, Any] | None) -> AtomPayload:
     """A payload as a store returns it, typed: the index sync wrote it with ``to_payload``."""
     return cast(AtomPayload, dict(stored or {}))
+
+
+# -- what the two Qdrant adapters share; each passes its SDK's constructors ------------
+
+LOOKUP_CHUNK = 256
+"""Keys asked per scroll when looking vectors up by key (a filter of 256 values)."""
+
+SparseFactory = Callable[[list[int], list[float]], Any]
+"""The SDK's sparse vector constructor, from indices and values."""
+
+
+def keyword_conditions(key: str, values: Sequence[str],
+                       ontology_hashes: Sequence[str] | None = None
+                       ) -> list[tuple[str, list[str]]]:
+    """(field, any of these values) conditions that must all hold: ``key`` is one of
+    ``values``, and the point belongs to one of ``ontology_hashes`` when given.
+
+    >>> keyword_conditions("iri", ["a"], ["h"])
+    [('iri', ['a']), ('ontology_hash', ['h'])]
+    """
+    must = [(key, list(values))]
+    if ontology_hashes is not None:
+        must.append(("ontology_hash", list(ontology_hashes)))
+    return must
+
+
+def named_vectors(vectors: StoredVectors, sparse: SparseFactory) -> dict[str, Any]:
+    """A point's named vectors as the SDK takes them (no neighbourhood when it has none)."""
+    named: dict[str, Any] = {
+        Lane.CORE.value: vectors.core.tolist(),
+        Lane.BM25.value: sparse(list(vectors.bm25.indices), list(vectors.bm25.values)),
+    }
+    if vectors.neighborhood is not None:
+        named[Lane.NEIGHBORHOOD.value] = vectors.neighborhood.tolist()
+    return named
+
+
+def query_vector(query: DenseVector | SparseVector, sparse: SparseFactory) -> Any:
+    """A query vector as the SDK takes it."""
+    if isinstance(query, SparseVector):
+        return sparse(list(query.indices), list(query.values))
+    return np.asarray(query, dtype=np.float32).tolist()
+
+
+def stored_from_named(vector: Mapping[str, Any]) -> StoredVectors:
+    """Stored vectors from the named vectors an SDK returns."""
+    sparse = vector[Lane.BM25.value]
+    neighborhood = vector.get(Lane.NEIGHBORHOOD.value)
+    return StoredVectors(
+        core=np.asarray(vector[Lane.CORE.value], dtype=np.float32),
+        neighborhood=None if neighborhood is None else np.asarray(neighborhood,
+                                                                  dtype=np.float32),
+        bm25=SparseVector(tuple(sparse.indices), tuple(sparse.values)),
+    )
+
+
+def stored_by_key(keys: Sequence[str],
+                  fetch: Callable[[list[str]], Iterable[tuple[str, Mapping[str, Any] | None]]]
+                  ) -> dict[str, StoredVectors]:
+    """Stored vectors by key, fetched in chunks of ``LOOKUP_CHUNK`` unique keys; the
+    first point of a key wins, and a point without named vectors (None) is skipped."""
+    found: dict[str, StoredVectors] = {}
+    unique = list(dict.fromkeys(keys))
+    for start in range(0, len(unique), LOOKUP_CHUNK):
+        for key, vector in fetch(unique[start:start + LOOKUP_CHUNK]):
+            if key not in found and vector is not None:
+                found[key] = stored_from_named(vector)
+    return found
 
 
 def point_id(key: str) -> str:

@@ -3,8 +3,8 @@
 Reads the per-unit rows ``bench recall`` writes (see ``runner.py``) and
 nothing else, so a summary can be recomputed from a run file. Every recall is
 micro over unit-term pairs; a gold term is a group of IRIs of which one
-suffices (an any-of group counts once). The measures follow the reference's
-(reference-defaults.md "How the reference measures retrieval"):
+suffices (an any-of group counts once). The measures follow the reference
+system's own (benchmarks/README.md):
 
 - seed term recall (a gold IRI among the final seeds), recall@10 and @50 by
   seed rank, context term recall (a gold IRI is a subject of the context),

@@ -5,7 +5,7 @@ by its shape rather than by a flag:
 
 - a bench units file (``*.jsonl``; rows with ``unit_id``, ``source``,
   ``text``, ``gold_iris``, ``gold_any_of``, ``gold_iris_derived`` and
-  optionally ``ontology``), as in ../shared/bench/units;
+  optionally ``ontology``), as the bench suite's units files;
 - the reference's corpus folder: ``cases.jsonl`` rows
   ``{"id", "text", "expected_iris", "ontology_iri"}`` beside
   ``ontologies/*.ttl``, which is then the catalog;

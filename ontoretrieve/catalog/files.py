@@ -1,7 +1,7 @@
 """Catalog files: which files are RDF, how each parses, and what ontology it is.
 
 The pure core of catalog loading. No store is touched here;
-``catalog_store.Catalog`` records the results.
+``catalog.store.Catalog`` records the results.
 
 >>> rdf_format(Path("pizza.owl"))
 <RdfFormat RDF/XML>
@@ -12,6 +12,9 @@ True
 from __future__ import annotations
 
 import hashlib
+import os
+import re
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,6 +38,7 @@ __all__ = [
     "identify",
     "parse_file",
     "rdf_format",
+    "stage_upload",
 ]
 
 _FORMATS: dict[str, ox.RdfFormat] = {
@@ -189,3 +193,47 @@ def identify(triples: list[ox.Triple], name: str) -> Identity:
             version = values[0]
             break
     return Identity(chosen, False, version, warnings)
+
+
+_UPLOAD_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,120}")
+
+
+def stage_upload(folder: Path, filename: str, content: bytes) -> Path:
+    """Write one uploaded RDF file into ``folder`` once it parses; return its path.
+
+    The name is checked (letters, digits, ``. _ -``; a known RDF extension), so an
+    upload never writes outside the folder; the content is staged beside the folder
+    and parsed there first, so a file that does not parse is refused (file, line,
+    column) instead of joining the catalog; the file appears atomically (a
+    same-named upload replaces it).
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp()) / "uploads"
+    >>> stage_upload(folder, "a.nt", b"<http://x/a> <http://x/p> <http://x/b> .").name
+    'a.nt'
+    >>> stage_upload(folder, "../a.nt", b"")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ontoretrieve.errors.CatalogPathError: upload name '../a.nt' is not allowed: ...
+    """
+    if not _UPLOAD_NAME.fullmatch(filename) or ".." in filename:
+        raise CatalogPathError(f"upload name {filename!r} is not allowed: use letters, "
+                               "digits, '.', '_' and '-'")
+    target = folder / filename
+    if rdf_format(target) is None:
+        raise CatalogPathError(f"upload {filename!r}: not a known RDF file extension")
+    staging = folder.parent / f".staging-{folder.name}-{os.getpid()}-{threading.get_ident()}"
+    staging.mkdir(parents=True, exist_ok=True)
+    staged = staging / filename
+    try:
+        staged.write_bytes(content)
+        try:
+            parse_file(staged)
+        except CatalogParseError as exc:
+            raise CatalogParseError(filename, exc.line, exc.column, exc.reason) from None
+        folder.mkdir(parents=True, exist_ok=True)
+        os.replace(staged, target)
+    finally:
+        staged.unlink(missing_ok=True)
+        staging.rmdir()
+    return target

@@ -1,12 +1,12 @@
 """How retrieval reads the catalog: targeted SELECTs, cached graphs, pushdown, fallbacks.
 
-retrieval.md "Catalog I/O". Never loads the whole catalog while SPARQL works:
+docs/catalog.md, "Reading it back". Never loads the whole catalog while SPARQL works:
 the seeds' cross-ontology references are resolved with one SELECT, and only
 the ontologies that survive are fetched, once per version (the graph cache);
 their union is a view remembered per set of versions (the merge cache).
 With pushdown a bounded neighbourhood of the seeds is cut by SPARQL instead.
 
-Failures move down the degradation chain (beyond.md 10), recorded in
+Failures move down the degradation chain (docs/context.md), recorded in
 ``CatalogAccess.access_mode``: ``sparql`` -> ``full_fetch_fallback`` (graphs
 fetched by name, references found by scanning them in memory) ->
 ``atoms_fallback`` (the pipeline builds the context from the index payloads).
@@ -62,7 +62,7 @@ VERSIONS_RECHECK_SECONDS = 1.0
 
 @dataclass(slots=True)
 class CatalogAccess:
-    """The catalog I/O metrics of one retrieval (``patch_retrieval`` in retrieval.md)."""
+    """The catalog I/O metrics of one retrieval (``metrics.catalog_*`` of the context)."""
 
     access_mode: str = "sparql"
     context_mode: str = "merged_catalog"

@@ -1,4 +1,4 @@
-"""Watch mode (beyond.md 6): poll a catalog folder, settle, refresh single-flight.
+"""Watch mode: poll a catalog folder, settle, refresh single-flight.
 
 Polling, not file-system events: copies over scp, editor saves and atomic
 renames all end as a changed (size, mtime) of an RDF file, which a poll

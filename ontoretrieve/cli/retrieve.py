@@ -1,4 +1,6 @@
-"""``ontoretrieve retrieve``: the context for a text, building the index first when there is none.
+"""``retrieve``, ``slice``, ``lookup`` and ``search``: what the catalog says about a text.
+
+``retrieve`` builds the index first when there is none.
 
 The graph goes to stdout (Turtle, JSON-LD, or one JSON document with
 everything); progress, the summary and ``--explain`` go to stderr, so stdout
@@ -24,6 +26,7 @@ from ontoretrieve.cli.common import (
     err,
     errors_to_exit,
     open_engine,
+    out,
     print_json,
     print_load_report,
     settings_from,
@@ -37,7 +40,7 @@ from ontoretrieve.errors import OntoRetrieveError
 from ontoretrieve.index.build import tenant_dir
 from ontoretrieve.settings.tenants import DEFAULT_TENANT
 
-__all__ = ["retrieve_command"]
+__all__ = ["lookup_command", "retrieve_command", "search_command", "slice_command"]
 
 _FORMATS = ("turtle", "jsonld", "json")
 
@@ -142,3 +145,87 @@ def _explain(context: Context) -> None:
                       short(evidence.ontology_iri or "", 30, keep="end"))
     err.print(terms)
     err.print({k: v for k, v in context.metrics.subgraph.items() if v})
+
+
+@app.command("slice")
+def slice_command(
+    text: Annotated[str | None, typer.Argument(help="The text to slice the catalog for.")
+                    ] = None,
+    file: TextFileOption = None,
+    max_tokens: Annotated[int, typer.Option(
+        "--max-tokens", min=1, help="The budget in prompt tokens (counted as "
+        "context.token_counter says: an LLM estimate by default).")] = 2000,
+    ontology: Annotated[list[str] | None, typer.Option(
+        "--ontology", help="Seeds only from this ontology (IRI, file name, file stem or "
+        "hash; repeat for several).")] = None,
+    tenant: TenantOption = DEFAULT_TENANT,
+    data_dir: DataDir = None,
+    config: ConfigFile = None,
+    as_json: AsJson = False,
+) -> None:
+    """The terms a text is about with their statements, never over --max-tokens."""
+    with errors_to_exit():
+        body = text_argument(text, file)
+        with open_engine(settings_from(data_dir, config)) as engine:
+            result = engine.slice(body, max_tokens, tenant=tenant, ontologies=ontology or ())
+    if as_json:
+        print_json(result.model_dump(mode="json"))
+        return
+    if result.context:
+        typer.echo(result.context.rstrip("\n"))
+    err.print(f"{len(result.hits)} terms, {result.token_estimate} of {max_tokens} tokens"
+              + (f"; truncated ({result.blocks_kept} of {result.blocks_total} blocks)"
+                 if result.truncated else ""), highlight=False)
+    if result.diagnosis is not None:
+        err.print(f"[yellow]empty: {result.diagnosis.value}[/]")
+
+
+@app.command("lookup")
+def lookup_command(
+    mention: Annotated[str, typer.Argument(help='One mention, such as "mV" or "cell nucleus".')],
+    limit: Annotated[int, typer.Option("--limit", min=1, max=100)] = 10,
+    tenant: TenantOption = DEFAULT_TENANT,
+    data_dir: DataDir = None,
+    config: ConfigFile = None,
+    as_json: AsJson = False,
+) -> None:
+    """Ground one mention to ranked candidate terms, with an ambiguity flag."""
+    with errors_to_exit(), open_engine(settings_from(data_dir, config)) as engine:
+        result = engine.lookup(mention, tenant=tenant, limit=limit)
+    if as_json:
+        print_json(result.model_dump(mode="json"))
+        return
+    table = Table("#", "term", "label", "match", "score", "ontology")
+    for rank, c in enumerate(result.candidates, start=1):
+        table.add_row(str(rank), short(c.iri, 50, keep="end"), short(c.label or "", 30),
+                      c.match, f"{c.score:.3f}", short(c.ontology_iri or "", 36, keep="end"))
+    out.print(table)
+    if result.ambiguous:
+        out.print("[yellow]ambiguous: more than one term fits as well as the best[/]")
+    if not result.candidates:
+        out.print("no candidate term")
+
+
+@app.command("search")
+def search_command(
+    text: Annotated[str, typer.Argument(help="The text to find entities for.")],
+    limit: Annotated[int, typer.Option("--limit", min=1, max=200)] = 20,
+    tenant: TenantOption = DEFAULT_TENANT,
+    data_dir: DataDir = None,
+    config: ConfigFile = None,
+    as_json: AsJson = False,
+) -> None:
+    """Entity hits from the catalog and the tenant's remote SPARQL endpoints, merged."""
+    with errors_to_exit(), open_engine(settings_from(data_dir, config)) as engine:
+        result = engine.search(text, tenant=tenant, limit=limit)
+    if as_json:
+        print_json(result.model_dump(mode="json"))
+        return
+    table = Table("#", "entity", "label", "score", "adapter")
+    for rank, hit in enumerate(result.hits, start=1):
+        table.add_row(str(rank), short(hit.id, 50, keep="end"), short(hit.label or "", 30),
+                      f"{hit.score:.3f}", hit.adapter)
+    out.print(table)
+    for problem in result.adapter_errors:
+        err.print(f"[yellow]{escape(problem.adapter)} failed:[/] {escape(problem.message)}",
+                  highlight=False)

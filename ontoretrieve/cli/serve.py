@@ -1,4 +1,4 @@
-"""``slice``, ``lookup``, ``serve``, ``mcp`` and ``watch``: thin shells over ``Engine``."""
+"""``serve``, ``mcp`` and ``watch``: the long-running surfaces over ``Engine``."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from typing import Annotated, cast
 
 import typer
 from rich.markup import escape
-from rich.table import Table
 
 from ontoretrieve.catalog.watch import Watcher
 from ontoretrieve.cli.common import (
@@ -16,16 +15,11 @@ from ontoretrieve.cli.common import (
     ConfigFile,
     DataDir,
     TenantOption,
-    TextFileOption,
     app,
     err,
     errors_to_exit,
-    open_engine,
-    out,
     print_json,
     settings_from,
-    short,
-    text_argument,
 )
 from ontoretrieve.engine import Engine
 from ontoretrieve.errors import OntoRetrieveError
@@ -33,92 +27,7 @@ from ontoretrieve.index.sync import SyncReport
 from ontoretrieve.records import LoadReport
 from ontoretrieve.settings.tenants import DEFAULT_TENANT, catalog_layers
 
-__all__ = ["lookup_command", "mcp_command", "search_command", "serve_command", "slice_command",
-           "watch_command"]
-
-
-@app.command("slice")
-def slice_command(
-    text: Annotated[str | None, typer.Argument(help="The text to slice the catalog for.")
-                    ] = None,
-    file: TextFileOption = None,
-    max_tokens: Annotated[int, typer.Option(
-        "--max-tokens", min=1, help="The budget in prompt tokens (counted as "
-        "context.token_counter says: an LLM estimate by default).")] = 2000,
-    ontology: Annotated[list[str] | None, typer.Option(
-        "--ontology", help="Seeds only from this ontology (IRI, file name, file stem or "
-        "hash; repeat for several).")] = None,
-    tenant: TenantOption = DEFAULT_TENANT,
-    data_dir: DataDir = None,
-    config: ConfigFile = None,
-    as_json: AsJson = False,
-) -> None:
-    """The terms a text is about with their statements, never over --max-tokens."""
-    with errors_to_exit():
-        body = text_argument(text, file)
-        with open_engine(settings_from(data_dir, config)) as engine:
-            result = engine.slice(body, max_tokens, tenant=tenant, ontologies=ontology or ())
-    if as_json:
-        print_json(result.model_dump(mode="json"))
-        return
-    if result.context:
-        typer.echo(result.context.rstrip("\n"))
-    err.print(f"{len(result.hits)} terms, {result.token_estimate} of {max_tokens} tokens"
-              + (f"; truncated ({result.blocks_kept} of {result.blocks_total} blocks)"
-                 if result.truncated else ""), highlight=False)
-    if result.diagnosis is not None:
-        err.print(f"[yellow]empty: {result.diagnosis.value}[/]")
-
-
-@app.command("lookup")
-def lookup_command(
-    mention: Annotated[str, typer.Argument(help='One mention, such as "mV" or "cell nucleus".')],
-    limit: Annotated[int, typer.Option("--limit", min=1, max=100)] = 10,
-    tenant: TenantOption = DEFAULT_TENANT,
-    data_dir: DataDir = None,
-    config: ConfigFile = None,
-    as_json: AsJson = False,
-) -> None:
-    """Ground one mention to ranked candidate terms, with an ambiguity flag."""
-    with errors_to_exit(), open_engine(settings_from(data_dir, config)) as engine:
-        result = engine.lookup(mention, tenant=tenant, limit=limit)
-    if as_json:
-        print_json(result.model_dump(mode="json"))
-        return
-    table = Table("#", "term", "label", "match", "score", "ontology")
-    for rank, c in enumerate(result.candidates, start=1):
-        table.add_row(str(rank), short(c.iri, 50, keep="end"), short(c.label or "", 30),
-                      c.match, f"{c.score:.3f}", short(c.ontology_iri or "", 36, keep="end"))
-    out.print(table)
-    if result.ambiguous:
-        out.print("[yellow]ambiguous: more than one term fits as well as the best[/]")
-    if not result.candidates:
-        out.print("no candidate term")
-
-
-@app.command("search")
-def search_command(
-    text: Annotated[str, typer.Argument(help="The text to find entities for.")],
-    limit: Annotated[int, typer.Option("--limit", min=1, max=200)] = 20,
-    tenant: TenantOption = DEFAULT_TENANT,
-    data_dir: DataDir = None,
-    config: ConfigFile = None,
-    as_json: AsJson = False,
-) -> None:
-    """Entity hits from the catalog and the tenant's remote SPARQL endpoints, merged."""
-    with errors_to_exit(), open_engine(settings_from(data_dir, config)) as engine:
-        result = engine.search(text, tenant=tenant, limit=limit)
-    if as_json:
-        print_json(result.model_dump(mode="json"))
-        return
-    table = Table("#", "entity", "label", "score", "adapter")
-    for rank, hit in enumerate(result.hits, start=1):
-        table.add_row(str(rank), short(hit.id, 50, keep="end"), short(hit.label or "", 30),
-                      f"{hit.score:.3f}", hit.adapter)
-    out.print(table)
-    for problem in result.adapter_errors:
-        err.print(f"[yellow]{escape(problem.adapter)} failed:[/] {escape(problem.message)}",
-                  highlight=False)
+__all__ = ["mcp_command", "serve_command", "watch_command"]
 
 
 @app.command("serve")

@@ -1,8 +1,8 @@
 """From seeds to the terms the subgraph grows from: kinds, type promotion, schema closure, order.
 
-Pure: a working graph and seeds in, more seeds out. retrieval.md "From seeds
-to subgraph", steps 1 (the in-memory half of reference expansion), 4 (schema
-closure) and the seed rules of step 5 (type promotion, seed order). The
+Pure: a working graph and seeds in, more seeds out. docs/context.md,
+"Expansion": the in-memory half of reference expansion, schema closure, type
+promotion and seed order. The
 catalog reader does the SPARQL half of reference expansion and the version
 filter; ``subgraph`` spends the triple budget.
 

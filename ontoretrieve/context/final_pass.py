@@ -1,6 +1,6 @@
 """The final pass over an induced subgraph: prune, restore, define or drop, keep what is seeded.
 
-retrieval.md step 5, last bullet: restore property and hierarchy links
+docs/context.md, "The final pass": restore property and hierarchy links
 between kept terms, repair connectivity, prune degenerate restrictions,
 redundant generic types, disconnected terms and orphan blank nodes, and drop
 components without a seed with the references to what they held, so the

@@ -51,12 +51,12 @@ _FORMATS: dict[str, ox.RdfFormat] = {
 
 
 class Mode(StrEnum):
-    """How the context is chosen (beyond.md 12)."""
+    """How the context is chosen (docs/context.md, "Modes")."""
 
     AUTO = "auto"
     """The whole catalog when it fits ONTOLOGY_CONTEXT_MAX_TRIPLES, else vector."""
     VECTOR = "vector"
-    """Windows, lanes, fusion, seeds and the induced subgraph (retrieval.md)."""
+    """Windows, lanes, fusion, seeds and the induced subgraph (docs/query.md)."""
     FULL = "full"
     """The whole catalog, capped."""
     ONTOLOGIES = "ontologies"
@@ -66,7 +66,7 @@ class Mode(StrEnum):
 
 
 class Diagnosis(StrEnum):
-    """Why a context is empty (beyond.md 9): never a context of noise."""
+    """Why a context is empty: never a context of noise."""
 
     NO_TEXT = "no_text"
     CATALOG_EMPTY = "catalog_empty"

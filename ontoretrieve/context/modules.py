@@ -1,4 +1,4 @@
-"""Small-module closure and the context cap (retrieval.md step 6, ONTOLOGY_CONTEXT_MAX_TRIPLES).
+"""Small-module closure and the context cap (``expand.context_max_triples``).
 
 >>> without_header([], set())
 []

@@ -1,6 +1,6 @@
 """Query-time overlay: banned terms and ontologies, hidden predicates, preferred ontologies.
 
-Pure: a ``Context`` in, a new ``Context`` out (beyond.md 3 and 16). Applied
+Pure: a ``Context`` in, a new ``Context`` out. Applied
 after retrieval, so changing an overlay never needs a reindex. A banned term
 disappears as a subject and as an object; a banned ontology takes every term
 it supplied with it; a hidden predicate (internal notes, secrets) never shows.

@@ -1,8 +1,7 @@
-"""The budgeted induced subgraph, its final pass, small-module closure and the context cap.
+"""The budgeted induced subgraph (docs/context.md, "The induced subgraph").
 
 Pure: a working graph and ordered seeds in, statements out, each subject
-tagged with the step that admitted it. retrieval.md "From seeds to
-subgraph", steps 5 and 6, and ONTOLOGY_CONTEXT_MAX_TRIPLES.
+tagged with the step that admitted it.
 
 Spending ``max_total_triples`` (B):
 
@@ -20,7 +19,7 @@ Spending ``max_total_triples`` (B):
    domain and range, links, descriptions, other annotations);
 4. the final pass (``final_pass``) still counts against B.
 
-Small-module closure and the context cap come after, in ``closure``.
+Small-module closure and the context cap come after, in ``modules``.
 
 A statement whose object is a blank node is admitted together with the
 blank node's own statements (a restriction is all or nothing).

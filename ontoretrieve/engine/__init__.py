@@ -17,8 +17,6 @@ from one consistent catalog and index version.
 from __future__ import annotations
 
 import hashlib
-import os
-import re
 import threading
 import time
 from collections import Counter
@@ -29,7 +27,7 @@ from types import TracebackType
 from typing import Any
 
 from ontoretrieve.backends import TripleStore, open_triple_store
-from ontoretrieve.catalog.files import parse_file, rdf_format
+from ontoretrieve.catalog.files import stage_upload
 from ontoretrieve.catalog.store import Catalog, ProgressCallback
 from ontoretrieve.context.model import Context, Mode
 from ontoretrieve.context.overlay import OverlayRule, apply_overlay
@@ -45,8 +43,6 @@ from ontoretrieve.engine.adapters import (
 from ontoretrieve.engine.result_cache import ResultCache
 from ontoretrieve.engine.slices import KnowledgeSlice, build_slice
 from ontoretrieve.errors import (
-    CatalogParseError,
-    CatalogPathError,
     OntoRetrieveError,
     TextTooLongError,
 )
@@ -67,9 +63,6 @@ from ontoretrieve.settings import Settings, load_settings
 from ontoretrieve.settings.tenants import DEFAULT_TENANT, OverlaySettings, catalog_layers
 
 __all__ = ["Engine"]
-
-_UPLOAD_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,120}")
-
 
 class _Tenant:
     def __init__(self, name: str, overlay: OverlaySettings, hidden: Sequence[str]) -> None:
@@ -190,11 +183,16 @@ class Engine:
             TextTooLongError: the text is over ``server.max_text_chars``.
             OntoRetrieveError: ``max_tokens`` is below 1, or the tenant is unknown.
         """
+        state = self._request(tenant, text, max_tokens)
+        with self._operation(state, "retrieve"):
+            return self._context(state, text, _mode(mode), ontologies, max_tokens, count_tokens)
+
+    def _request(self, tenant: str, text: str, max_tokens: int | None) -> _Tenant:
+        """The tenant of a text request, once the text and the budget are acceptable."""
         state = self._tenant(tenant)
         self._check_text(text)
         _check_budget(max_tokens)
-        with self._operation(state, "retrieve"):
-            return self._context(state, text, _mode(mode), ontologies, max_tokens, count_tokens)
+        return state
 
     def _context(self, state: _Tenant, text: str, mode: Mode, ontologies: Sequence[str],
                  max_tokens: int | None = None,
@@ -231,9 +229,7 @@ class Engine:
             TextTooLongError: the text is over ``server.max_text_chars``.
             OntoRetrieveError: ``max_tokens`` is below 1, or the tenant is unknown.
         """
-        state = self._tenant(tenant)
-        self._check_text(text)
-        _check_budget(max_tokens)
+        state = self._request(tenant, text, max_tokens)
         with self._operation(state, "slice"):
             context = self._context(state, text, _mode(mode), ontologies, max_tokens,
                                     count_tokens)
@@ -298,29 +294,8 @@ class Engine:
         appears atomically (a same-named upload replaces it: a new version).
         """
         self._tenant(tenant)
-        if not _UPLOAD_NAME.fullmatch(filename) or ".." in filename:
-            raise CatalogPathError(f"upload name {filename!r} is not allowed: use letters, "
-                                   "digits, '.', '_' and '-'")
         folder = self.upload_dir(tenant)
-        target = folder / filename
-        if rdf_format(target) is None:
-            raise CatalogPathError(f"upload {filename!r}: not a known RDF file extension")
-        # Staged outside the tenant's folder and parsed there first: a file that does
-        # not parse is refused (file, line, column) instead of joining the catalog.
-        staging = folder.parent / f".staging-{tenant}-{os.getpid()}-{threading.get_ident()}"
-        staging.mkdir(parents=True, exist_ok=True)
-        staged = staging / filename
-        try:
-            staged.write_bytes(content)
-            try:
-                parse_file(staged)
-            except CatalogParseError as exc:
-                raise CatalogParseError(filename, exc.line, exc.column, exc.reason) from None
-            folder.mkdir(parents=True, exist_ok=True)
-            os.replace(staged, target)
-        finally:
-            staged.unlink(missing_ok=True)
-            staging.rmdir()
+        stage_upload(folder, filename, content)
         return self.catalog_load(folder, tenant=tenant)
 
     def upload_dir(self, tenant: str) -> Path:

@@ -1,4 +1,4 @@
-"""Adapters (beyond.md 15): knowledge sources behind one small protocol, and fan-out.
+"""Adapters: knowledge sources behind one small protocol, and fan-out.
 
 An adapter can ``describe`` itself, ``query`` (entity hits for a text) and
 ``slice`` (hits plus a Turtle body within a token budget). The tenant's

@@ -1,4 +1,4 @@
-"""The result cache (beyond.md 4): one LRU partition per tenant, thread-safe.
+"""The result cache: one LRU partition per tenant, thread-safe.
 
 Keys carry the catalog version, the settings fingerprint and the request, so
 a catalog change misses by construction; ``clear(tenant)`` also drops a

@@ -1,6 +1,6 @@
 """Knowledge slices: a context cut to a token budget of the encoder's tokenizer.
 
-Pure (beyond.md 14). The context's statements are grouped into blocks, one
+Pure. The context's statements are grouped into blocks, one
 per named subject with the blank nodes it reaches; blocks are taken in rank
 order (seeds first, in seed order, then the other terms as admitted) and the
 longest prefix whose Turtle fits ``max_tokens`` is kept. The budget is a hard

@@ -1,7 +1,7 @@
 """Atomize one ontology version: one atom per term it describes, three lane texts each.
 
-Pure: triples and settings in, atoms out. The rules are retrieval.md's
-"Atoms: what is indexed":
+Pure: triples and settings in, atoms out. The rules (docs/indexing.md,
+"What the index holds"):
 
 - a term is described when it is the subject of a triple in the ontology;
   terms only referenced are skipped unless ``index_undescribed_iris``;

@@ -1,4 +1,4 @@
-"""The consistency critic (retrieval.md): does an update restate terms other ontologies have?
+"""The consistency critic (docs/proposals.md): does an update restate terms other ontologies have?
 
 Pure. It takes up to eight labels and local names of the terms an update
 adds, searches the index for each (the caller runs the search and keeps the

@@ -1,11 +1,11 @@
-"""Update proposals (beyond.md 7): the records and the pure checks.
+"""Update proposals (docs/proposals.md): the records and the pure checks.
 
 A proposal is an update (triples to add and remove, per writable ontology)
 made against a snapshot: each ``OntologyUpdate`` names the content hash it
 was made against, so an update to an ontology that has moved on since is
 stale. The checks here are pure: parsing (file, line, column), the new
 ontology, the nodes an update touches, references to nothing (dangling) and
-terms it removes. The pipeline (``pipeline/proposing.py``) reads the store,
+terms it removes. ``proposals/runner.py`` reads the store,
 runs SHACL and writes.
 
 >>> update = OntologyUpdate(ontology_iri="http://x/o", base_hash="h",

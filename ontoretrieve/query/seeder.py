@@ -13,7 +13,6 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import asdict
 
 from pydantic import BaseModel
 
@@ -170,7 +169,7 @@ class SeedRetriever:
             windows_built=window_metrics.windows_built, windows=window_metrics.windows_kept,
             window_bound=window_metrics.bound, queries_truncated=window_metrics.queries_truncated,
             query_sequence_limit=window_metrics.query_sequence_limit,
-            hits_per_lane=hits_per_lane, **asdict(counts), **rules,
+            hits_per_lane=hits_per_lane, **counts.model_dump(), **rules,
             final_seeds=len(signalled))
         return SeedResult(seeds=[_evidence(seed, mentions, evidence_tier(seed, s.seeds))
                                  for seed in signalled],

@@ -1,7 +1,7 @@
 """From fused hits to seeds: relevance floor, merge across windows, cap, fill order.
 
 Pure: fused hits and settings in, ranked seeds and counts out. The rules are
-retrieval.md's "From hits to seeds", steps 1-4 (lexical triggers, the symbol
+docs/query.md's "From hits to seeds", steps 1-4 (lexical triggers, the symbol
 case check and unit signals are in ``lexical``).
 
 >>> cap_for(windows=3, settings=SeedSettings())
@@ -21,14 +21,13 @@ import numpy.typing as npt
 
 from ontoretrieve.backends.vector_index import Lane
 from ontoretrieve.query.fusion import FusedHit, LaneEvidence
-from ontoretrieve.records import AtomPayload
+from ontoretrieve.records import AtomPayload, SelectionCounts
 from ontoretrieve.settings.groups import MergeMode, SeedCut, SeedSettings, WindowSettings
 
 __all__ = [
     "MergedTerm",
     "Seed",
     "SeedOrigin",
-    "SelectionCounts",
     "cap_for",
     "cap_never_binds",
     "evidence_cut",
@@ -92,22 +91,6 @@ class Seed:
     role = property(_role_of)
 
 
-@dataclass(frozen=True, slots=True)
-class SelectionCounts:
-    fused_candidates: int
-    threshold_rejected: int
-    after_merge: int
-    after_ratio: int
-    cap: int | None
-    after_cap: int
-    reserved_by_role: int
-    reserved_by_ontology: int
-    after_evidence: int | None = None
-    """Candidates the evidence cut kept (None: the reference cut)."""
-    kept_by: dict[str, int] = field(default_factory=dict)
-    """Evidence cut: how many terms each kind of evidence kept (mention, agreement, score)."""
-
-
 def cap_for(windows: int, settings: SeedSettings) -> int | None:
     """min(MAX_ATOMS, max(MAX_ATOMS_BASE, SEEDS_PER_WINDOW x windows)); None = no cap."""
     wanted = max(settings.max_atoms_base, settings.seeds_per_window * windows)
@@ -157,7 +140,9 @@ def select_seeds(
     candidates = len({h.iri for hits in fused for h in hits})
     best = max((hits[0].score for hits in fused if hits), default=0.0)
     if best < settings.min_merged_max_score * best_attainable:
-        return [], SelectionCounts(candidates, candidates, 0, 0, None, 0, 0, 0)
+        return [], SelectionCounts(fused_candidates=candidates, threshold_rejected=candidates,
+                                   after_merge=0, after_ratio=0, cap=None, after_cap=0,
+                                   reserved_by_role=0, reserved_by_ontology=0)
     merged = merge_windows(fused, settings.cross_query_merge_mode)
     after_merge = len(merged)
     if settings.merged_score_ratio > 0 and merged:
@@ -183,8 +168,10 @@ def select_seeds(
     chosen.sort(key=lambda m: (m.score, m.best_fused, m.iri), reverse=True)
     seeds = [Seed(m.iri, m.score, SeedOrigin.RETRIEVED, m.payload, m.best_fused, m.windows,
                   m.evidence) for m in chosen]
-    return seeds, SelectionCounts(candidates, 0, after_merge, after_ratio, cap, len(seeds),
-                                  by_role, by_ontology, after_evidence, kept_by)
+    return seeds, SelectionCounts(
+        fused_candidates=candidates, threshold_rejected=0, after_merge=after_merge,
+        after_ratio=after_ratio, cap=cap, after_cap=len(seeds), reserved_by_role=by_role,
+        reserved_by_ontology=by_ontology, after_evidence=after_evidence, kept_by=kept_by)
 
 
 _FAMILY = {Lane.CORE: "dense", Lane.NEIGHBORHOOD: "dense", Lane.BM25: "bm25",

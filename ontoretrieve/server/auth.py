@@ -1,4 +1,4 @@
-"""API keys: a key per tenant that reaches that tenant only (beyond.md 3).
+"""API keys: a key per tenant that reaches that tenant only.
 
 Shared by the HTTP and MCP servers. Keys are compared in constant time and
 never logged or echoed; an error says whether a key was missing, unknown or

@@ -5,7 +5,7 @@ vector index folder and collection, and its own result cache. Ontology data
 graphs are named by content hash and immutable, so a tenant reaches one only
 through a version its own catalog, or a catalog it includes, lists; this is
 how a hundred tenants share one copy of a big public ontology without copying
-it (beyond.md 1-2).
+it (docs/surfaces.md).
 
 A tenant id is checked against a strict pattern before it touches a graph
 name, a folder or a collection name:
@@ -61,7 +61,7 @@ def catalog_graph(tenant: str) -> str:
 
 
 class OverlaySettings(BaseModel):
-    """A tenant's query-time overlay (beyond.md 16): no reindex needed.
+    """A tenant's query-time overlay: no reindex needed.
 
     ``aliases`` maps a mention to term IRIs that lookup and slices treat as an
     exact match; ``banned_terms`` and ``banned_ontologies`` (ontology IRIs)

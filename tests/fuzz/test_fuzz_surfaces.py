@@ -21,8 +21,8 @@ from starlette.testclient import TestClient
 
 from ontoretrieve import Context, Engine, OntoRetrieveError, load_settings
 from ontoretrieve.server.http import create_app
-from tests.conftest import TENANT_KEYS, assert_isolated
 from tests.fuzz import SCALE
+from tests.support import TENANT_KEYS, assert_isolated
 
 pytestmark = pytest.mark.integration
 
@@ -39,7 +39,7 @@ slow = settings(max_examples=40 * SCALE, deadline=None,
 
 @pytest.fixture(scope="module")
 def engine(tenant_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
-    from tests.conftest import copy_data_dir, write_tenant_config
+    from tests.support import copy_data_dir, write_tenant_config
 
     root = tmp_path_factory.mktemp("fuzz")
     copy_data_dir(tenant_template, root / "data")

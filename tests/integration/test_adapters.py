@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from ontoretrieve import Engine, load_settings
 from ontoretrieve.cli import app
-from tests.conftest import FIXTURES, _free_port, assert_isolated
+from tests.support import FIXTURES, assert_isolated, free_port
 
 pytestmark = pytest.mark.integration
 
@@ -21,7 +21,7 @@ def test_fan_out_merges_catalog_and_endpoint_and_lists_the_failing_one(
     store_url = oxigraph_server.rsplit("/", 1)[0] + "/store?default"
     httpx.post(store_url, content=(FIXTURES / "second.ttl").read_bytes(),
                headers={"Content-Type": "text/turtle"}, timeout=10).raise_for_status()
-    dead = f"http://127.0.0.1:{_free_port()}/query"
+    dead = f"http://127.0.0.1:{free_port()}/query"
     settings = load_settings(tenant_config, tenants={
         "alpha": {"endpoints": {"remote": {"query_url": oxigraph_server},
                                 "dead": {"query_url": dead, "timeout_seconds": 2}}},

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from ontoretrieve.bench.report import PLOTS
 from ontoretrieve.cli import app
-from tests.unit.test_bench_units import _text2kg
+from tests.support import write_text2kg
 
 pytestmark = pytest.mark.integration
 
@@ -44,7 +44,7 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]
     out = root / "run"
     result = CliRunner().invoke(app, [
         "bench", "recall", "--units", str(_corpus(root / "corpus")),
-        "--units", str(_text2kg(root / "t2k")), "--out", str(out),
+        "--units", str(write_text2kg(root / "t2k")), "--out", str(out),
         "--data-dir", str(root / "data"), "--ablation", "no_expansion",
         "--ablation", "sparse_only", "--ablation", "dense_only",
         "--sweep", "expand.max_total_triples=40,2000", "--json"])

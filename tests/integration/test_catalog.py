@@ -12,7 +12,7 @@ from ontoretrieve.backends import OxigraphStore
 from ontoretrieve.catalog.store import Catalog
 from ontoretrieve.errors import CatalogPathError
 from ontoretrieve.records import VersionStatus
-from tests.conftest import FIXTURES, write_format
+from tests.support import FIXTURES, write_format
 
 pytestmark = pytest.mark.integration
 

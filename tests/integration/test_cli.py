@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from ontoretrieve.cli import app
-from tests.conftest import FIXTURES
+from tests.support import FIXTURES
 
 pytestmark = pytest.mark.integration
 

@@ -21,7 +21,7 @@ import pytest
 from ontoretrieve import Engine, Mode, load_settings
 from ontoretrieve.backends.sparql_http import SparqlHttpStore
 from ontoretrieve.errors import StoreError
-from tests.conftest import FIXTURES
+from tests.support import FIXTURES
 
 pytestmark = pytest.mark.integration
 

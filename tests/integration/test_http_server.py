@@ -12,14 +12,14 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.conftest import FIXTURES, TENANT_KEYS, _free_port, assert_isolated
+from tests.support import FIXTURES, TENANT_KEYS, assert_isolated, free_port
 
 pytestmark = pytest.mark.integration
 
 
 def _start(config: Path, tmp_path: Path, env: dict[str, str] | None = None
            ) -> tuple[subprocess.Popen[bytes], httpx.Client]:
-    port = _free_port()
+    port = free_port()
     log = (tmp_path / "server.log").open("ab")
     process = subprocess.Popen(
         [sys.executable, "-m", "ontoretrieve", "serve", "--config", str(config),

@@ -15,7 +15,7 @@ from ontoretrieve.errors import EmbeddingContractMismatchError
 from ontoretrieve.index.build import index_status, open_query_index, sync_index
 from ontoretrieve.index.embed import FastEmbedder
 from ontoretrieve.settings import Settings, load_settings
-from tests.conftest import FIXTURES
+from tests.support import FIXTURES
 
 pytestmark = pytest.mark.integration
 

@@ -18,7 +18,7 @@ from ontoretrieve.backends.vector_index import Lane
 from ontoretrieve.index.build import open_query_index, sync_index
 from ontoretrieve.index.embed import FastEmbedder
 from ontoretrieve.settings import load_settings
-from tests.conftest import FIXTURES
+from tests.support import FIXTURES
 
 pytestmark = pytest.mark.integration
 

@@ -14,7 +14,7 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
-from tests.conftest import TENANT_KEYS, assert_isolated
+from tests.support import TENANT_KEYS, assert_isolated
 
 pytestmark = pytest.mark.integration
 
@@ -82,9 +82,9 @@ def test_streamable_http_needs_the_tenants_key(tenant_config: Path, tmp_path: Pa
     import httpx2
     from mcp.client.streamable_http import streamable_http_client
 
-    from tests.conftest import _free_port
+    from tests.support import free_port
 
-    port = _free_port()
+    port = free_port()
     log = (tmp_path / "mcp.log").open("wb")
     process = subprocess.Popen(
         [sys.executable, "-m", "ontoretrieve", "mcp", "--transport", "streamable-http",

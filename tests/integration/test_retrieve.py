@@ -21,7 +21,7 @@ from ontoretrieve.context.tokens import estimate_tokens
 from ontoretrieve.index.build import sync_index
 from ontoretrieve.index.embed import FastEmbedder
 from ontoretrieve.settings import Settings, load_settings
-from tests.conftest import FIXTURES
+from tests.support import FIXTURES
 
 pytestmark = pytest.mark.integration
 
@@ -260,7 +260,7 @@ def test_same_context_on_embedded_store_and_oxigraph_server(
 
 def test_endpoint_killed_mid_run_degrades_with_a_metric(
         retriever: Retriever, catalog: Path, tmp_path: Path) -> None:
-    from tests.conftest import start_oxigraph_server
+    from tests.support import start_oxigraph_server
 
     process, url = start_oxigraph_server(tmp_path)
     try:

@@ -19,7 +19,7 @@ from ontoretrieve import (
 )
 from ontoretrieve.cli import app
 from ontoretrieve.index.build import tenant_dir
-from tests.conftest import TENANT_KEYS
+from tests.support import TENANT_KEYS
 
 pytestmark = pytest.mark.integration
 

@@ -13,7 +13,7 @@ from ontoretrieve.index.build import sync_index
 from ontoretrieve.index.embed import FastEmbedder
 from ontoretrieve.query.seeder import SeedRetriever
 from ontoretrieve.settings import load_settings
-from tests.conftest import FIXTURES
+from tests.support import FIXTURES
 
 pytestmark = pytest.mark.integration
 

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from ontoretrieve import Engine, Mode, TenantError, load_settings
 from ontoretrieve.cli import app
-from tests.conftest import FIXTURES, assert_isolated
+from tests.support import FIXTURES, assert_isolated
 
 pytestmark = pytest.mark.integration
 runner = CliRunner()

@@ -23,7 +23,7 @@ from ontoretrieve.context.subgraph import PROPERTY_SHARE, induce
 from ontoretrieve.rdf.graph_index import GraphIndex, Role, RoleTable, WorkingGraph, role_of
 from ontoretrieve.rdf.vocab import OWL, RDF, RDFS
 from ontoretrieve.settings.groups import ExpandSettings, SeedOrder
-from tests.conftest import FIXTURES
+from tests.support import FIXTURES
 
 ZOO = "http://example.org/zoo#"
 EXT = "http://example.org/ext#"

@@ -13,9 +13,9 @@ import pytest
 from ontoretrieve.catalog.files import parse_file
 from ontoretrieve.index.atomize import Atom, AtomSource, Role, atomize
 from ontoretrieve.settings.groups import IndexSettings, TriggerSettings
-from tests.conftest import FIXTURES
+from tests.support import FIXTURES
 
-GOLDEN = Path(__file__).parent.parent / "golden" / "atoms_mini.json"
+GOLDEN = Path(__file__).parents[2] / "golden" / "atoms_mini.json"
 SOURCE = AtomSource("http://example.org/o", "1", "hash")
 PREFIXES = """@prefix : <http://example.org/o#> .
 @prefix owl: <http://www.w3.org/2002/07/owl#> .

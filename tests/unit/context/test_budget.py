@@ -12,7 +12,7 @@ from ontoretrieve.context.tokens import estimate_tokens
 from ontoretrieve.rdf.graph_index import RoleTable, Statement
 from ontoretrieve.rdf.vocab import RDFS
 from ontoretrieve.settings.groups import ContextSettings
-from tests.conftest import encoder_count
+from tests.support import encoder_count
 
 LABEL = ox.NamedNode(RDFS + "label")
 COMMENT = ox.NamedNode(RDFS + "comment")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pyoxigraph as ox
@@ -10,16 +9,11 @@ import pytest
 
 from ontoretrieve.bench.units import T2K_BASE, read_units, sample_units, text2kg_turtle
 from ontoretrieve.errors import OntoRetrieveError
-
-
-def _jsonl(path: Path, rows: list[dict[str, object]]) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    return path
+from tests.support import write_jsonl, write_text2kg
 
 
 def test_bench_units_keep_any_of_groups_and_derived_gold(tmp_path: Path) -> None:
-    path = _jsonl(tmp_path / "m.jsonl", [{
+    path = write_jsonl(tmp_path / "m.jsonl", [{
         "unit_id": "m:1", "source": "measeval", "text": "5 mV", "gold_iris": ["u:MilliV"],
         "gold_any_of": [["u:DAY", "u:DAY_Sidereal"]], "gold_iris_derived": ["q:Voltage"],
         "ontology": "ont_1"}])
@@ -41,7 +35,7 @@ def test_a_bad_row_is_named_by_file_and_line(tmp_path: Path) -> None:
 
 def test_duplicate_ids_and_unknown_layouts_are_refused(tmp_path: Path) -> None:
     row = {"unit_id": "a", "text": "x", "gold_iris": []}
-    a, b = _jsonl(tmp_path / "a.jsonl", [row]), _jsonl(tmp_path / "b.jsonl", [row])
+    a, b = write_jsonl(tmp_path / "a.jsonl", [row]), write_jsonl(tmp_path / "b.jsonl", [row])
     with pytest.raises(OntoRetrieveError, match="'a' appears twice"):
         read_units([a, b], tmp_path)
     (tmp_path / "empty").mkdir()
@@ -52,7 +46,7 @@ def test_duplicate_ids_and_unknown_layouts_are_refused(tmp_path: Path) -> None:
 def test_reference_corpus_folder_brings_its_catalog(tmp_path: Path) -> None:
     corpus = tmp_path / "corpus"
     (corpus / "ontologies").mkdir(parents=True)
-    _jsonl(corpus / "cases.jsonl", [{"id": 7, "text": "t", "expected_iris": ["http://x/A"],
+    write_jsonl(corpus / "cases.jsonl", [{"id": 7, "text": "t", "expected_iris": ["http://x/A"],
                                      "ontology_iri": "http://x/"}])
     found = read_units([corpus], tmp_path)
     assert found.catalogs == [corpus / "ontologies"]
@@ -61,30 +55,9 @@ def test_reference_corpus_folder_brings_its_catalog(tmp_path: Path) -> None:
         "7", "corpus", [["http://x/A"]], "http://x/")
 
 
-def _text2kg(folder: Path) -> Path:
-    ontology = {"id": "ont_1_university", "title": "University", "concepts": [
-        {"qid": "University", "label": "University"}, {"qid": "City", "label": "City"}],
-        "relations": [{"pid": "city", "label": "city", "domain": "University",
-                       "range": "City"},
-                      {"pid": "motto", "label": "motto", "domain": "University",
-                       "range": "string"}]}
-    (folder / "ontologies").mkdir(parents=True)
-    (folder / "ontologies" / "1_university_ontology.json").write_text(json.dumps(ontology))
-    _jsonl(folder / "train" / "ont_1_university_train.jsonl", [
-        {"id": "ont_1_university_train_1", "sent": "Uab is in Alba Iulia.",
-         "triples": [{"sub": "Uab", "rel": "city", "obj": "Alba_Iulia"}]}])
-    _jsonl(folder / "test" / "ont_1_university_test.jsonl", [
-        {"id": "ont_1_university_test_1", "sent": "Its motto is Lux."},
-        {"id": "ont_1_university_test_2", "sent": "No ground truth for this one."}])
-    _jsonl(folder / "ground_truth" / "ont_1_university_ground_truth.jsonl", [
-        {"id": "ont_1_university_test_1",
-         "triples": [{"sub": "Uab", "rel": "motto", "obj": "Lux"}]}])
-    return folder
-
-
 def test_text2kg_layout_gives_relation_gold_and_a_catalog_with_the_same_iris(
         tmp_path: Path) -> None:
-    found = read_units([_text2kg(tmp_path / "t2k")], tmp_path / "work")
+    found = read_units([write_text2kg(tmp_path / "t2k")], tmp_path / "work")
     assert [u.id for u in found.units] == ["text2kg:ont_1_university_train_1",
                                            "text2kg:ont_1_university_test_1"]
     city = f"{T2K_BASE}ont_1_university/relations#city"
@@ -99,8 +72,8 @@ def test_text2kg_layout_gives_relation_gold_and_a_catalog_with_the_same_iris(
 
 
 def test_text2kg_relation_missing_from_its_ontology_is_named(tmp_path: Path) -> None:
-    folder = _text2kg(tmp_path / "t2k")
-    _jsonl(folder / "train" / "ont_1_university_train.jsonl", [
+    folder = write_text2kg(tmp_path / "t2k")
+    write_jsonl(folder / "train" / "ont_1_university_train.jsonl", [
         {"id": "x", "sent": "s", "triples": [{"sub": "a", "rel": "mayor", "obj": "b"}]}])
     with pytest.raises(OntoRetrieveError, match="relation 'mayor' is not in ontology"):
         read_units([folder], tmp_path / "work")
@@ -117,7 +90,7 @@ def test_text2kg_turtle_declares_properties_with_domain_and_range() -> None:
 def test_sampling_is_per_source_and_fixed_by_the_seed(tmp_path: Path) -> None:
     rows = [{"unit_id": f"{s}{i}", "source": s, "text": "t", "gold_iris": []}
             for s in "ab" for i in range(20)]
-    units = read_units([_jsonl(tmp_path / "u.jsonl", rows)], tmp_path).units
+    units = read_units([write_jsonl(tmp_path / "u.jsonl", rows)], tmp_path).units
     first = sample_units(units, 5, seed=3)
     assert [u.id for u in first] == [u.id for u in sample_units(units, 5, seed=3)]
     assert sorted(u.source for u in first) == ["a"] * 5 + ["b"] * 5

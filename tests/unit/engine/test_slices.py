@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from ontoretrieve.context.model import Context, ContextMetrics, Mode, Snapshot, serialize_triples
 from ontoretrieve.engine.slices import build_slice, statement_blocks
-from tests.conftest import encoder_count as count
+from tests.support import encoder_count as count
 
 LABEL = ox.NamedNode("http://www.w3.org/2000/01/rdf-schema#label")
 SUB = ox.NamedNode("http://www.w3.org/2000/01/rdf-schema#subClassOf")
