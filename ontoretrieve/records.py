@@ -14,6 +14,7 @@ from typing_extensions import TypedDict  # pydantic needs it below Python 3.12
 
 __all__ = [
     "AtomPayload",
+    "CatalogAccessMode",
     "FileProblem",
     "LaneRank",
     "LoadReport",
@@ -21,7 +22,9 @@ __all__ = [
     "OntologyVersion",
     "SeedEvidence",
     "SeedFunnel",
+    "SeedOrigin",
     "SelectionCounts",
+    "TermStep",
     "VersionStatus",
 ]
 
@@ -53,6 +56,56 @@ class AtomPayload(TypedDict, total=False):
     triggers: list[str]
     lexemes: list[str]
     """Case-folded labels and symbols: the keys of exact lexical matches."""
+
+
+class SeedOrigin(StrEnum):
+    """The rule that made a term a seed."""
+
+    RETRIEVED = "retrieved"
+    """The query path: lanes, fusion and the seed cut."""
+    TRIGGER = "lexical_trigger"
+    """An exact-case trigger (a symbol) in the text."""
+    UNIT_SIGNAL = "unit_signal"
+    """A unit token after a number ("5 mV")."""
+    LEXICAL_MATCH = "lexical_match"
+    """A folded label phrase (``lexical`` mode only)."""
+
+
+class TermStep(StrEnum):
+    """The step that put a term into a context (``TermEvidence.step``)."""
+
+    RETRIEVED = "retrieved"
+    TRIGGER = "lexical_trigger"
+    UNIT_SIGNAL = "unit_signal"
+    LEXICAL_MATCH = "lexical_match"
+    TYPE_PROMOTION = "type_promotion"
+    """The class of an individual seed."""
+    SCHEMA_CLOSURE = "schema_closure"
+    """An ancestor of a seed, or a property whose domain or range it is."""
+    SEED = "seed"
+    """A property seed's own statements."""
+    SHELL = "shell"
+    EXPANSION = "expansion"
+    LINK = "link"
+    STUB = "stub"
+    REPAIR = "repair"
+    SMALL_MODULE = "small_module"
+    AUTO = "auto"
+    VECTOR = "vector"
+    FULL = "full"
+    ONTOLOGIES = "ontologies"
+    LEXICAL = "lexical"
+    """A whole-catalog mode took the term with the rest of its ontology."""
+    ATOMS_FALLBACK = "atoms_fallback"
+    """The store was unreachable: the term's labels and symbols from the index."""
+
+
+class CatalogAccessMode(StrEnum):
+    """How a retrieval read the catalog: down the degradation chain when the store fails."""
+
+    SPARQL = "sparql"
+    FULL_FETCH_FALLBACK = "full_fetch_fallback"
+    ATOMS_FALLBACK = "atoms_fallback"
 
 
 class LaneRank(TypedDict):
@@ -186,7 +239,7 @@ class SeedEvidence(_Record):
 
     iri: str
     score: float
-    origin: str
+    origin: SeedOrigin
     ontology_iri: str
     ontology_version: str | None
     ontology_hash: str

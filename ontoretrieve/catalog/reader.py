@@ -42,7 +42,7 @@ from ontoretrieve.rdf.vocab import (
     RDFS_SUBPROPERTY_OF,
     graph_name,
 )
-from ontoretrieve.records import OntologyVersion
+from ontoretrieve.records import CatalogAccessMode, OntologyVersion
 
 __all__ = [
     "VERSIONS_RECHECK_SECONDS",
@@ -64,7 +64,7 @@ VERSIONS_RECHECK_SECONDS = 1.0
 class CatalogAccess:
     """The catalog I/O metrics of one retrieval (``metrics.catalog_*`` of the context)."""
 
-    access_mode: str = "sparql"
+    access_mode: CatalogAccessMode = CatalogAccessMode.SPARQL
     context_mode: str = "merged_catalog"
     context_triples: int = 0
     graph_cache_hits: int = 0

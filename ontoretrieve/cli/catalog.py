@@ -36,7 +36,7 @@ from ontoretrieve.cli.common import (
 from ontoretrieve.index.build import index_status
 from ontoretrieve.query.seeder import SeedRetriever
 from ontoretrieve.settings import reference_names, setting_origins
-from ontoretrieve.settings.tenants import DEFAULT_TENANT, catalog_layers
+from ontoretrieve.settings.tenants import DEFAULT_TENANT, require_tenant
 
 
 @config_app.command("show")
@@ -202,7 +202,7 @@ def seeds_command(
     with errors_to_exit():
         body = text_argument(text, file)
         settings = settings_from(data_dir, config)
-        catalog_layers(settings.tenants, tenant)
+        require_tenant(settings.tenants, tenant)
         retriever = SeedRetriever.open(settings, tenant)
         try:
             result = retriever.seeds(body)

@@ -25,7 +25,7 @@ from ontoretrieve.engine import Engine
 from ontoretrieve.errors import OntoRetrieveError
 from ontoretrieve.index.sync import SyncReport
 from ontoretrieve.records import LoadReport
-from ontoretrieve.settings.tenants import DEFAULT_TENANT, catalog_layers
+from ontoretrieve.settings.tenants import DEFAULT_TENANT, require_tenant
 
 __all__ = ["mcp_command", "serve_command", "watch_command"]
 
@@ -77,7 +77,7 @@ def mcp_command(
         if transport not in ("stdio", "streamable-http"):
             raise OntoRetrieveError(f"--transport {transport!r}: use stdio or streamable-http")
         settings = settings_from(data_dir, config)
-        catalog_layers(settings.tenants, tenant)
+        require_tenant(settings.tenants, tenant)
         keys = KeyRing.of(settings)
         if transport == "stdio" and keys.check(tenant, api_key) is not None:
             raise OntoRetrieveError(f"tenant {tenant!r} needs its API key: set "
@@ -118,7 +118,7 @@ def watch_command(
         root = path or Path(settings.catalog.path)
         if not root.exists():
             raise OntoRetrieveError(f"cannot watch {root}: no such file or folder")
-        catalog_layers(settings.tenants, tenant)
+        require_tenant(settings.tenants, tenant)
         engine = Engine.open(settings)
 
     def report(result: object) -> None:

@@ -33,6 +33,7 @@ from ontoretrieve.rdf.graph_index import (
     role_of,
 )
 from ontoretrieve.rdf.vocab import INCOMING_SCHEMA_PREDICATES, nodes
+from ontoretrieve.records import TermStep
 
 __all__ = [
     "MAX_BLANK_CLOSURE",
@@ -54,7 +55,7 @@ _INCOMING = nodes(INCOMING_SCHEMA_PREDICATES)
 class Admission:
     """Why a subject is in the context: the step and the seed it grew from."""
 
-    step: str
+    step: TermStep
     """seed (its own statements), shell, expansion, link, stub, repair, small_module."""
     via: str | None
 
@@ -118,14 +119,14 @@ class Builder:
                 return None
         return found
 
-    def admit(self, unit: Sequence[Statement], step: str, via: str | None) -> None:
+    def admit(self, unit: Sequence[Statement], step: TermStep, via: str | None) -> None:
         for statement in unit:
             self.kept[statement] = None
             subject = statement[0]
             if subject not in self.origin:
                 self.origin[subject] = Admission(step, via)
 
-    def take(self, candidates: Sequence[Statement], quota: int, step: str,
+    def take(self, candidates: Sequence[Statement], quota: int, step: TermStep,
              via: str | None, *, by_role: bool = True) -> int:
         """Admit a level whole when it fits, else by schema role; return triples spent.
 

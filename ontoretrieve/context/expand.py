@@ -15,7 +15,7 @@ filter; ``subgraph`` spends the triple budget.
 ...     t("Fido", RDF_TYPE, x("Dog")), t("Dog", RDF_TYPE, ox.NamedNode(OWL_CLASS)),
 ...     t("owner", RDFS_DOMAIN, x("Dog"))])])
 >>> seeds = [ContextSeed("http://x/Fido", 0.8, 1, "h", "retrieved", "resource")]
->>> [(s.iri, s.origin) for s in promote_types(g, seeds, 0.5)]
+>>> [(s.iri, str(s.origin)) for s in promote_types(g, seeds, 0.5)]
 [('http://x/Fido', 'retrieved'), ('http://x/Dog', 'type_promotion')]
 >>> [s.iri for s in schema_closure(g, promote_types(g, seeds, 0.5), 2, 32)][-1]
 'http://x/owner'
@@ -38,6 +38,7 @@ from ontoretrieve.rdf.vocab import (
     RANGE_NODE,
     SUBCLASS_OF_NODE,
 )
+from ontoretrieve.records import TermStep
 from ontoretrieve.settings.groups import SeedOrder
 
 __all__ = [
@@ -67,8 +68,8 @@ class ContextSeed:
     """Position among the retrieved seeds (closure seeds come after all of them)."""
     ontology: str
     """Content hash of the ontology version it came from ("" when unknown)."""
-    origin: str
-    """retrieved, lexical_trigger, unit_signal, type_promotion or schema_closure."""
+    origin: TermStep
+    """A seed rule, or the closure that added it (type_promotion, schema_closure)."""
     role: str
     """The index role: ``predicate`` or ``resource``."""
     via: str | None = None
@@ -111,7 +112,7 @@ def promote_types(graph: WorkingGraph, seeds: Sequence[ContextSeed],
                 owners = graph.owners(cls)
                 promoted[cls.value] = ContextSeed(
                     cls.value, score, seed.rank, owners[0] if owners else seed.ontology,
-                    "type_promotion", "resource", via=seed.iri)
+                    TermStep.TYPE_PROMOTION, "resource", via=seed.iri)
             elif current.score < score:
                 if cls.value in by_iri:
                     by_iri[cls.value] = replace(current, score=score)
@@ -163,7 +164,7 @@ def schema_closure(graph: WorkingGraph, seeds: Sequence[ContextSeed], ancestor_d
         score = floor * 0.5 / (1 + len(added))
         added.append(ContextSeed(node.value, score, rank + 1 + len(added),
                                  owners[0] if owners else via.ontology,
-                                 "schema_closure", role, via=via.iri))
+                                 TermStep.SCHEMA_CLOSURE, role, via=via.iri))
         return len(added) < max_entities
 
     for seed in sorted(seeds, key=lambda s: (-s.score, s.rank)):

@@ -30,7 +30,6 @@ from collections.abc import Iterable, Mapping, Sequence
 import pyoxigraph as ox
 
 from ontoretrieve.context.builder import (
-    Admission,
     Builder,
     SubgraphMetrics,
     expandable,
@@ -53,6 +52,7 @@ from ontoretrieve.rdf.vocab import (
     SUBSUMED_TYPES,
     nodes,
 )
+from ontoretrieve.records import TermStep
 
 __all__ = ["final_pass"]
 
@@ -138,7 +138,7 @@ def _restore_links(builder: Builder) -> int:
                                                          Role.LINK):
                 if builder.left <= 0:
                     return added
-                builder.admit([(node, p, o)], "link", None)
+                builder.admit([(node, p, o)], TermStep.LINK, None)
                 added += 1
     return added
 
@@ -163,8 +163,8 @@ def _define_references(builder: Builder) -> tuple[int, int]:
             (node, p, o) for p, o in builder.graph.out(node)
             if p == RDF_TYPE_NODE or role_of(p, o, builder.roles) is Role.LABEL]
         if stub and len(stub) <= builder.left:
-            via = builder.origin.get(statement[0], Admission("", None)).via
-            builder.admit(stub, "stub", via)
+            admission = builder.origin.get(statement[0])
+            builder.admit(stub, TermStep.STUB, admission.via if admission else None)
             subjects.add(node)
             stubs += 1
         else:
@@ -213,7 +213,7 @@ def _drop_seedless_components(builder: Builder, seeds: set[ox.NamedNode]
                      if isinstance(o, ox.NamedNode | ox.BlankNode)
                      and o in roots and roots[o] in seeded), None)
         if link and builder.left > 0:
-            builder.admit([link], "repair", None)
+            builder.admit([link], TermStep.REPAIR, None)
             repaired += 1
     roots = _components(builder.kept)
     seeded = {roots[n] for n in seeds if n in roots}

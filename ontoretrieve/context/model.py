@@ -26,7 +26,7 @@ import pyoxigraph as ox
 from pydantic import BaseModel, ConfigDict
 
 from ontoretrieve.rdf.vocab import WELL_KNOWN_PREFIXES
-from ontoretrieve.records import SeedEvidence, SeedFunnel
+from ontoretrieve.records import CatalogAccessMode, SeedEvidence, SeedFunnel, TermStep
 
 if TYPE_CHECKING:
     import rdflib
@@ -100,11 +100,10 @@ class TermEvidence(_Record):
     """Why one term (a subject of the context) is there."""
 
     iri: str
-    step: str
-    """retrieved, lexical_trigger, unit_signal (the seed rules); type_promotion,
-    schema_closure (seed closures); shell, expansion, link, stub, repair,
-    small_module (the subgraph); full, ontologies (whole-catalog modes);
-    atoms_fallback (the store was unreachable)."""
+    step: TermStep
+    """A seed rule (retrieved, lexical_trigger, unit_signal, lexical_match); a seed
+    closure (type_promotion, schema_closure); a subgraph step (seed, shell, expansion,
+    link, stub, repair, small_module); a whole-catalog mode; atoms_fallback."""
     via: str | None = None
     """The seed whose expansion or closure brought the term in."""
     ontology_iri: str | None = None
@@ -123,7 +122,7 @@ class ContextMetrics(_Record):
     schema_closure_added: int = 0
     expanded_ontology_iris: list[str] = []
     versions_relaxed: int = 0
-    catalog_access_mode: str = "sparql"
+    catalog_access_mode: CatalogAccessMode = CatalogAccessMode.SPARQL
     catalog_context_mode: str = "merged_catalog"
     catalog_context_triples: int = 0
     catalog_graph_cache_hits: int = 0

@@ -68,7 +68,14 @@ from ontoretrieve.rdf.vocab import (
     SKOS_NOTATION_NODE,
     graph_name,
 )
-from ontoretrieve.records import OntologyVersion, SeedEvidence, SeedFunnel
+from ontoretrieve.records import (
+    CatalogAccessMode,
+    OntologyVersion,
+    SeedEvidence,
+    SeedFunnel,
+    SeedOrigin,
+    TermStep,
+)
 from ontoretrieve.settings import Settings
 from ontoretrieve.settings.groups import ExpandSettings
 
@@ -76,7 +83,7 @@ __all__ = ["Retriever"]
 
 log = logging.getLogger(__name__)
 
-_MATCHED = ("retrieved", "lexical_trigger", "unit_signal", "lexical_match")
+_MATCHED = frozenset(TermStep(origin) for origin in SeedOrigin)
 """Seed origins that mean the text itself matched the term."""
 
 
@@ -309,7 +316,8 @@ class Retriever:
         evidence = {}
         for s, _, _ in capped:
             if isinstance(s, ox.NamedNode) and s.value not in evidence:
-                evidence[s.value] = _term(s.value, mode.value, None, None, graph, versions)
+                evidence[s.value] = _term(s.value, TermStep(mode.value), None, None, graph,
+                                          versions)
         metrics = ContextMetrics(mode=mode, **_access_metrics(access),
                                  context_triples=len(capped), context_terms=len(evidence),
                                  truncated=truncated, **_budget_metrics(packed))
@@ -381,9 +389,9 @@ class Retriever:
             graph, versions, hashes = self._full_fetch(seeds, access)
         except StoreFailure as exc:
             access.failures.append(str(exc))
-            access.access_mode = "atoms_fallback"
+            access.access_mode = CatalogAccessMode.ATOMS_FALLBACK
             return None
-        access.access_mode = "full_fetch_fallback"
+        access.access_mode = CatalogAccessMode.FULL_FETCH_FALLBACK
         return graph, versions, seeds, hashes
 
     def _expanded(self, graph: WorkingGraph, seeds: list[ContextSeed]
@@ -421,7 +429,7 @@ class Retriever:
                                                pool.graph, pool.versions, seed.ontology)
             else:
                 admission = pool.sub.origin.get(s)
-                step = admission.step if admission else "small_module"
+                step = admission.step if admission else TermStep.SMALL_MODULE
                 term_evidence[s.value] = _term(s.value, step, admission.via if admission else None,
                                                None, pool.graph, pool.versions)
         used = {e.ontology_hash for e in term_evidence.values() if e.ontology_hash}
@@ -530,7 +538,7 @@ class Retriever:
                               for v in payload.get("labels", []))
             statements.extend((node, SKOS_NOTATION_NODE, ox.Literal(v))
                               for v in payload.get("symbols", []))
-            terms[e.iri] = TermEvidence(iri=e.iri, step="atoms_fallback", score=e.score,
+            terms[e.iri] = TermEvidence(iri=e.iri, step=TermStep.ATOMS_FALLBACK, score=e.score,
                                         ontology_iri=e.ontology_iri,
                                         ontology_version=e.ontology_version,
                                         ontology_hash=e.ontology_hash)
@@ -557,10 +565,10 @@ class Retriever:
         score = self.settings.triggers.score
         tokens = list(dict.fromkeys(text_tokens(text)))
         found: dict[str, SeedEvidence] = {}
-        groups = [("lexical_trigger", self.index.matching(
+        groups = [(SeedOrigin.TRIGGER, self.index.matching(
             "triggers", tokens, ontology_hashes=scope) if tokens else [])]
         phrases = phrase_lexemes(text)
-        groups.append(("lexical_match", self.index.matching(
+        groups.append((SeedOrigin.LEXICAL_MATCH, self.index.matching(
             "lexemes", phrases, limit=512, ontology_hashes=scope) if phrases else []))
         for origin, payloads in groups:
             for p in payloads:
@@ -572,7 +580,7 @@ class Retriever:
 
 def _usable_seeds(evidence: Sequence[SeedEvidence], warnings: list[str]) -> list[ContextSeed]:
     """The seeds as context seeds, without any whose IRI or ontology SPARQL cannot carry."""
-    seeds = [ContextSeed(e.iri, e.score, rank, e.ontology_hash, e.origin, e.role)
+    seeds = [ContextSeed(e.iri, e.score, rank, e.ontology_hash, TermStep(e.origin), e.role)
              for rank, e in enumerate(evidence, start=1)]
     unusable = [s.iri for s in seeds if not _queryable(s)]
     if unusable:
@@ -614,7 +622,7 @@ def _indexed_version(content_hash: str, state: IndexState) -> OntologyVersion:
         rdf_format="", triple_count=0, loaded_at=datetime.now(UTC), status="current")
 
 
-def _term(iri: str, step: str, via: str | None, score: float | None, graph: WorkingGraph,
+def _term(iri: str, step: TermStep, via: str | None, score: float | None, graph: WorkingGraph,
           versions: Sequence[OntologyVersion], ontology: str | None = None) -> TermEvidence:
     owners = graph.owners(ox.NamedNode(iri))
     content_hash = ontology if ontology in owners or not owners else owners[0]

@@ -32,7 +32,7 @@ blank node's own statements (a restriction is all or nothing).
 >>> g = WorkingGraph([GraphIndex("h", [ox.Triple(x("A"), RDFS_LABEL_NODE, ox.Literal("a"))])])
 >>> seed = ContextSeed("http://x/A", 1.0, 1, "h", "retrieved", "resource")
 >>> result = induce(g, [seed], ExpandSettings(), RoleTable.default())
->>> [str(o) for _, _, o in result.statements], result.origin[x("A")].step
+>>> [str(o) for _, _, o in result.statements], str(result.origin[x("A")].step)
 (['"a"'], 'shell')
 """
 
@@ -54,6 +54,7 @@ from ontoretrieve.rdf.graph_index import (
     role_of,
 )
 from ontoretrieve.rdf.vocab import SUBCLASS_OF_NODE
+from ontoretrieve.records import TermStep
 from ontoretrieve.settings.groups import ExpandSettings
 
 __all__ = ["HUB_SHARE", "PROPERTY_SHARE", "induce"]
@@ -111,7 +112,7 @@ def _expand(builder: Builder, seed: ContextSeed, levels: int, quota: int) -> int
         if quota - spent <= 0 or not frontier:
             break
         candidates = [st for node in frontier for st in builder.statements_of(node)]
-        taken = builder.take(candidates, quota - spent, "expansion", seed.iri)
+        taken = builder.take(candidates, quota - spent, TermStep.EXPANSION, seed.iri)
         spent += taken
         admitted = [st for st in candidates if st in builder.kept]
         frontier = sorted((n for n in dict.fromkeys(_neighbours(admitted, builder))
@@ -134,7 +135,7 @@ def induce(graph: WorkingGraph, seeds: Sequence[ContextSeed], settings: ExpandSe
     for seed in (s for s in present if kinds[s.iri] is SeedKind.PROPERTY):
         own = [(seed.node, p, o) for p, o in graph.out(seed.node)]
         spent = builder.take(own, min(per_seed, property_pool - metrics.property_triples),
-                             "seed", seed.iri)
+                             TermStep.SEED, seed.iri)
         metrics.property_triples += spent
 
     others = [s for s in present if kinds[s.iri] is not SeedKind.PROPERTY]
@@ -144,7 +145,7 @@ def induce(graph: WorkingGraph, seeds: Sequence[ContextSeed], settings: ExpandSe
             shell_spent[seed.iri] = 0
             continue
         shell = _shell(builder, seed, kinds[seed.iri], settings.ancestor_closure_depth)
-        shell_spent[seed.iri] = builder.take(shell, per_seed // 2, "shell", seed.iri,
+        shell_spent[seed.iri] = builder.take(shell, per_seed // 2, TermStep.SHELL, seed.iri,
                                              by_role=False)
         metrics.shell_triples += shell_spent[seed.iri]
 

@@ -60,7 +60,12 @@ from ontoretrieve.proposals.runner import ProposalRunner
 from ontoretrieve.query.lookup import LookupResult
 from ontoretrieve.records import LoadReport, OntologyVersion, SeedEvidence
 from ontoretrieve.settings import Settings, load_settings
-from ontoretrieve.settings.tenants import DEFAULT_TENANT, OverlaySettings, catalog_layers
+from ontoretrieve.settings.tenants import (
+    DEFAULT_TENANT,
+    OverlaySettings,
+    catalog_layers,
+    require_tenant,
+)
 
 __all__ = ["Engine"]
 
@@ -117,7 +122,7 @@ class Engine:
         return [DEFAULT_TENANT, *(t for t in self.settings.tenants if t != DEFAULT_TENANT)]
 
     def _tenant(self, name: str) -> _Tenant:
-        catalog_layers(self.settings.tenants, name)  # validates the id and that it exists
+        require_tenant(self.settings.tenants, name)
         with self._lock:
             if name not in self._tenants:
                 config = self.settings.tenants.get(name)
@@ -300,7 +305,7 @@ class Engine:
 
     def upload_dir(self, tenant: str) -> Path:
         """Where a tenant's uploaded catalog files live."""
-        catalog_layers(self.settings.tenants, tenant)
+        require_tenant(self.settings.tenants, tenant)
         return self.settings.data_dir / "uploads" / tenant
 
     def index_status(self, *, tenant: str = DEFAULT_TENANT) -> IndexStatus:

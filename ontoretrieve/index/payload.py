@@ -6,7 +6,7 @@ into ``SeedEvidence`` here, so the schema has one home on each side.
 
 >>> payload: AtomPayload = {"iri": "http://x/t", "ontology_iri": "http://x/o",
 ...                         "ontology_version": "", "ontology_hash": "h", "role": "resource"}
->>> e = evidence_from_payload(payload, score=0.5, origin="lexical_match")
+>>> e = evidence_from_payload(payload, score=0.5, origin=SeedOrigin.LEXICAL_MATCH)
 >>> e.ontology_version is None, e.role, e.windows
 (True, 'resource', [])
 """
@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ontoretrieve.index.atomize import Atom
-from ontoretrieve.records import AtomPayload, LaneRank, SeedEvidence
+from ontoretrieve.records import AtomPayload, LaneRank, SeedEvidence, SeedOrigin
 
 __all__ = ["evidence_from_payload", "to_payload"]
 
@@ -42,7 +42,7 @@ def to_payload(atom: Atom) -> AtomPayload:
     }
 
 
-def evidence_from_payload(payload: AtomPayload, *, score: float, origin: str,
+def evidence_from_payload(payload: AtomPayload, *, score: float, origin: SeedOrigin,
                           role: str | None = None, fused_score: float | None = None,
                           windows: Sequence[int] = (), lanes: Sequence[LaneRank] = (),
                           mentions: Sequence[dict[str, object]] = (),

@@ -291,7 +291,7 @@ class _Clock:
 
 def _evidence(seed: Seed, mentions: Sequence[Mention], tier: int) -> SeedEvidence:
     return evidence_from_payload(
-        seed.payload, score=round(seed.score, 6), origin=seed.origin.value, role=seed.role,
+        seed.payload, score=round(seed.score, 6), origin=seed.origin, role=seed.role,
         fused_score=None if seed.fused_score is None else round(seed.fused_score, 6),
         windows=seed.windows,
         lanes=[LaneRank(window=w, lane=e.lane.value, rank=e.rank,

@@ -14,14 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from enum import StrEnum
 
 import numpy as np
 import numpy.typing as npt
 
 from ontoretrieve.backends.vector_index import Lane
 from ontoretrieve.query.fusion import FusedHit, LaneEvidence
-from ontoretrieve.records import AtomPayload, SelectionCounts
+from ontoretrieve.records import AtomPayload, SeedOrigin, SelectionCounts
 from ontoretrieve.settings.groups import MergeMode, SeedCut, SeedSettings, WindowSettings
 
 __all__ = [
@@ -37,12 +36,6 @@ __all__ = [
     "select_seeds",
 ]
 
-
-
-class SeedOrigin(StrEnum):
-    RETRIEVED = "retrieved"
-    TRIGGER = "lexical_trigger"
-    UNIT_SIGNAL = "unit_signal"
 
 
 def _ontology_of(term: MergedTerm | Seed) -> str:

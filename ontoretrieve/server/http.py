@@ -52,7 +52,7 @@ from ontoretrieve.proposals.model import AppliedVersion, ApplyResult, Proposal, 
 from ontoretrieve.query.lookup import LookupResult
 from ontoretrieve.records import LoadReport, OntologyVersion
 from ontoretrieve.server.auth import KeyRing, bearer_key
-from ontoretrieve.settings.tenants import catalog_layers
+from ontoretrieve.settings.tenants import require_tenant
 
 __all__ = ["create_app"]
 
@@ -259,7 +259,7 @@ class _Api:
                            "(Authorization: Bearer KEY or X-API-Key)")
         if problem == "forbidden":
             raise ApiError(403, "forbidden", "this API key does not reach that tenant")
-        catalog_layers(self.engine.settings.tenants, tenant)  # invalid or unknown: TenantError
+        require_tenant(self.engine.settings.tenants, tenant)
         return tenant
 
     async def call(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:

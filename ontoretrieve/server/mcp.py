@@ -27,7 +27,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from ontoretrieve.engine import Engine
 from ontoretrieve.errors import OntoRetrieveError
 from ontoretrieve.server.auth import KeyRing, bearer_key
-from ontoretrieve.settings.tenants import DEFAULT_TENANT, catalog_layers
+from ontoretrieve.settings.tenants import DEFAULT_TENANT, require_tenant
 
 __all__ = ["KeyGate", "create_mcp"]
 
@@ -48,7 +48,7 @@ def _guarded(call: Callable[[], dict[str, Any]]) -> dict[str, Any]:
 
 def create_mcp(engine: Engine, tenant: str = DEFAULT_TENANT) -> MCPServer:
     """An MCP server whose tools answer from ``tenant``'s catalog."""
-    catalog_layers(engine.settings.tenants, tenant)
+    require_tenant(engine.settings.tenants, tenant)
     server = MCPServer("ontoretrieve", instructions=INSTRUCTIONS)
 
     @server.tool()

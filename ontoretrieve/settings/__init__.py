@@ -59,7 +59,11 @@ from ontoretrieve.settings.groups import (
     VectorIndexSettings,
     WindowSettings,
 )
-from ontoretrieve.settings.tenants import TenantSettings, catalog_layers, validate_tenant_id
+from ontoretrieve.settings.tenants import (
+    TenantSettings,
+    require_tenant,
+    validate_tenant_id,
+)
 
 __all__ = [
     "ENV_PREFIX",
@@ -118,7 +122,7 @@ class Settings(BaseSettings):
         for name in value:
             validate_tenant_id(name)
         for name in value:
-            catalog_layers(value, name)  # unknown includes and cycles fail at start
+            require_tenant(value, name)  # unknown includes and cycles fail at start
         return value
 
     @classmethod

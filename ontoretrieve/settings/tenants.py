@@ -37,6 +37,7 @@ __all__ = [
     "TenantSettings",
     "catalog_graph",
     "catalog_layers",
+    "require_tenant",
     "validate_tenant_id",
 ]
 
@@ -144,3 +145,15 @@ def catalog_layers(tenants: Mapping[str, TenantSettings], tenant: str) -> list[s
 
     visit(tenant, ())
     return layers
+
+
+def require_tenant(tenants: Mapping[str, TenantSettings], tenant: str) -> None:
+    """Raise ``TenantError`` unless ``tenant`` is a valid, declared id whose includes resolve.
+
+    >>> require_tenant({}, "default")
+    >>> require_tenant({}, "Bad Id")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ontoretrieve.errors.TenantError: tenant id 'Bad Id' is not valid ...
+    """
+    catalog_layers(tenants, tenant)
