@@ -40,7 +40,6 @@ from ontoretrieve.errors import (
     UnsafeQueryError,
 )
 from ontoretrieve.index.build import IndexStatus
-from ontoretrieve.index.sync import SyncReport
 from ontoretrieve.proposals.model import (
     AppliedVersion,
     ApplyResult,
@@ -51,7 +50,7 @@ from ontoretrieve.proposals.model import (
     Violation,
 )
 from ontoretrieve.query.lookup import Candidate, LookupResult
-from ontoretrieve.records import LoadReport, OntologyVersion, SeedEvidence
+from ontoretrieve.records import LoadReport, OntologyVersion, SeedEvidence, SyncReport
 from ontoretrieve.settings import Settings, load_settings
 from ontoretrieve.settings.tenants import DEFAULT_TENANT, OverlaySettings, TenantSettings
 

@@ -24,6 +24,7 @@ __all__ = [
     "SeedFunnel",
     "SeedOrigin",
     "SelectionCounts",
+    "SyncReport",
     "TermStep",
     "VersionStatus",
 ]
@@ -255,3 +256,25 @@ class SeedEvidence(_Record):
     evidence_tier: int = 1
     """0: a strong mention names it; 1: lanes agree or an exact lexical rule matched;
     2: its score alone. A context budget is spent on lower tiers first."""
+
+
+class SyncReport(BaseModel):
+    """What one index sync (``ontoretrieve index``, a catalog load, an apply) did.
+
+    Not frozen: the sync adds the cache count once the embedder is known."""
+
+    location: str
+    rebuilt: bool
+    ontologies_added: int
+    ontologies_removed: int
+    ontologies_unchanged: int
+    atoms_total: int
+    atoms_embedded: int
+    atoms_reused: int
+    atoms_deleted: int
+    pruning: str
+    """``done``, ``nothing to prune`` or why it was skipped."""
+    seconds: float
+    embed_seconds: float
+    texts_from_cache: int = 0
+    """Texts whose vectors came from the document cache instead of the model."""

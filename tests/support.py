@@ -21,8 +21,6 @@ import pytest
 import rdflib
 from tokenizers import Tokenizer
 
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-
 FIXTURES = Path(__file__).parent / "fixtures"
 
 

@@ -103,7 +103,8 @@ class QdrantClientIndex:
     def upsert(self, points: Sequence[IndexPoint]) -> None:
         if points:
             self._call(self._client.upsert, self.collection, points=[
-                models.PointStruct(id=p.point_id, vector=_vector(p.vectors), payload=p.payload)
+                models.PointStruct(id=p.point_id, vector=named_vectors(p.vectors, _sparse),
+                                   payload=p.payload)
                 for p in points], wait=True)
 
     def delete_ontology_hashes(self, hashes: Sequence[str]) -> None:
@@ -130,7 +131,7 @@ class QdrantClientIndex:
             records, offset = self._call(self._client.scroll, self.collection, offset=offset,
                                          limit=batch, with_payload=TEXT_FIELDS,
                                          with_vectors=True)
-            yield [(as_payload(r.payload), _stored(r.vector)) for r in records
+            yield [(as_payload(r.payload), stored_from_named(r.vector)) for r in records
                    if isinstance(r.vector, dict)]
             if offset is None:
                 break
@@ -141,8 +142,8 @@ class QdrantClientIndex:
         if not queries:
             return []
         scope = None if ontology_hashes is None else _any_of("ontology_hash", ontology_hashes)
-        requests = [models.QueryRequest(query=_query_vector(q), using=lane.value, limit=limit,
-                                        filter=scope, with_payload=HIT_FIELDS)
+        requests = [models.QueryRequest(query=query_vector(q, _sparse), using=lane.value,
+                                        limit=limit, filter=scope, with_payload=HIT_FIELDS)
                     for q in queries]
         responses = self._call(self._client.query_batch_points, self.collection,
                                requests=requests)
@@ -201,15 +202,3 @@ def _any_of(key: str, values: Sequence[str],
 
 def _sparse(indices: list[int], values: list[float]) -> models.SparseVector:
     return models.SparseVector(indices=indices, values=values)
-
-
-def _vector(vectors: StoredVectors) -> dict[str, Any]:
-    return named_vectors(vectors, _sparse)
-
-
-def _query_vector(query: DenseVector | SparseVector) -> Any:
-    return query_vector(query, _sparse)
-
-
-def _stored(vector: dict[str, Any]) -> StoredVectors:
-    return stored_from_named(vector)

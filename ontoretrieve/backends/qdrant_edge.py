@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import qdrant_edge as qe
@@ -80,7 +80,8 @@ class EdgeIndex:
         if not points:
             return
         self._shard.update(qe.UpdateOperation.upsert_points(
-            [qe.Point(p.point_id, _vector(p.vectors), dict(p.payload)) for p in points]))
+            [qe.Point(p.point_id, named_vectors(p.vectors, qe.SparseVector), dict(p.payload))
+             for p in points]))
 
     def delete_ontology_hashes(self, hashes: Sequence[str]) -> None:
         if hashes:
@@ -102,7 +103,9 @@ class EdgeIndex:
         while True:
             records, offset = self._shard.scroll(qe.ScrollRequest(
                 offset=offset, limit=batch, with_payload=TEXT_FIELDS, with_vector=True))
-            yield [(as_payload(r.payload), _stored(r.vector)) for r in records]
+            # with_vector=True on a shard of named vectors: each record's vector is a mapping
+            yield [(as_payload(r.payload), stored_from_named(cast(dict[str, Any], r.vector)))
+                   for r in records]
             if offset is None:
                 break
 
@@ -113,7 +116,7 @@ class EdgeIndex:
             return []
         scope = None if ontology_hashes is None else _any_of("ontology_hash", ontology_hashes)
         requests = [
-            qe.QueryRequest(limit=limit, query=qe.Query.Nearest(_query_vector(q),
+            qe.QueryRequest(limit=limit, query=qe.Query.Nearest(query_vector(q, qe.SparseVector),
                                                                 using=lane.value),
                             filter=scope, with_payload=HIT_FIELDS)
             for q in queries
@@ -170,15 +173,3 @@ def _any_of(key: str, values: Sequence[str],
     return qe.Filter(must=[qe.FieldCondition(key=field, match=qe.MatchAny(any=allowed))
                            for field, allowed in keyword_conditions(key, values,
                                                                     ontology_hashes)])
-
-
-def _vector(vectors: StoredVectors) -> dict[str, Any]:
-    return named_vectors(vectors, qe.SparseVector)
-
-
-def _query_vector(query: DenseVector | SparseVector) -> Any:
-    return query_vector(query, qe.SparseVector)
-
-
-def _stored(vector: Any) -> StoredVectors:
-    return stored_from_named(vector)

@@ -24,7 +24,7 @@ from ontoretrieve.errors import CatalogParseError, CatalogPathError
 from ontoretrieve.rdf.canonical import graph_hash
 from ontoretrieve.rdf.vocab import (
     OWL_IMPORTS,
-    OWL_ONTOLOGY,
+    OWL_ONTOLOGY_NODE,
     OWL_VERSION_INFO,
     OWL_VERSION_IRI,
     RDF_TYPE_NODE,
@@ -53,7 +53,6 @@ _FORMATS: dict[str, ox.RdfFormat] = {
     ".n3": ox.RdfFormat.N3,
 }
 
-_ONTOLOGY = ox.NamedNode(OWL_ONTOLOGY)
 _IMPORTS = ox.NamedNode(OWL_IMPORTS)
 _VERSION_IRI = ox.NamedNode(OWL_VERSION_IRI)
 _VERSION_INFO = ox.NamedNode(OWL_VERSION_INFO)
@@ -162,7 +161,8 @@ def identify(triples: list[ox.Triple], name: str) -> Identity:
     owl:versionIRI, else owl:versionInfo.
 
     >>> o = ox.NamedNode("http://x/o")
-    >>> t = [ox.Triple(o, RDF_TYPE_NODE, _ONTOLOGY), ox.Triple(o, _VERSION_INFO, ox.Literal("1.2"))]
+    >>> t = [ox.Triple(o, RDF_TYPE_NODE, OWL_ONTOLOGY_NODE),
+    ...      ox.Triple(o, _VERSION_INFO, ox.Literal("1.2"))]
     >>> identify(t, "x")
     Identity(iri='http://x/o', derived=False, version='1.2', warnings=[])
     >>> identify([], "vocab/my onto").derived
@@ -170,7 +170,7 @@ def identify(triples: list[ox.Triple], name: str) -> Identity:
     """
     headers = sorted(
         {t.subject.value for t in triples
-         if t.predicate == RDF_TYPE_NODE and t.object == _ONTOLOGY
+         if t.predicate == RDF_TYPE_NODE and t.object == OWL_ONTOLOGY_NODE
          and isinstance(t.subject, ox.NamedNode)}
     )
     warnings: list[str] = []

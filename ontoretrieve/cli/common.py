@@ -30,8 +30,7 @@ from ontoretrieve.backends import TripleStore, open_triple_store
 from ontoretrieve.catalog.store import Catalog
 from ontoretrieve.engine import Engine
 from ontoretrieve.errors import OntoRetrieveError
-from ontoretrieve.index.sync import SyncReport
-from ontoretrieve.records import LoadReport
+from ontoretrieve.records import LoadReport, SyncReport
 from ontoretrieve.settings import Settings, load_settings
 
 app = typer.Typer(no_args_is_help=True, add_completion=False,

@@ -23,8 +23,7 @@ from ontoretrieve.cli.common import (
 )
 from ontoretrieve.engine import Engine
 from ontoretrieve.errors import OntoRetrieveError
-from ontoretrieve.index.sync import SyncReport
-from ontoretrieve.records import LoadReport
+from ontoretrieve.records import LoadReport, SyncReport
 from ontoretrieve.settings.tenants import DEFAULT_TENANT, require_tenant
 
 __all__ = ["mcp_command", "serve_command", "watch_command"]

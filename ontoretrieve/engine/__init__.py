@@ -54,11 +54,11 @@ from ontoretrieve.index.build import (
     tenant_dir,
 )
 from ontoretrieve.index.embed import Embedder
-from ontoretrieve.index.sync import SyncProgress, SyncReport
+from ontoretrieve.index.sync import SyncProgress
 from ontoretrieve.proposals.model import AppliedVersion, ApplyResult, Proposal, ProposalReport
 from ontoretrieve.proposals.runner import ProposalRunner
 from ontoretrieve.query.lookup import LookupResult
-from ontoretrieve.records import LoadReport, OntologyVersion, SeedEvidence
+from ontoretrieve.records import LoadReport, OntologyVersion, SeedEvidence, SyncReport
 from ontoretrieve.settings import Settings, load_settings
 from ontoretrieve.settings.tenants import (
     DEFAULT_TENANT,

@@ -24,8 +24,8 @@ from ontoretrieve.index.embed_cache import CachedEmbedder, EmbeddingCache, cache
 from ontoretrieve.index.fingerprint import differences, fingerprint
 from ontoretrieve.index.mention_store import MentionStore, forms_key
 from ontoretrieve.index.state import IndexState
-from ontoretrieve.index.sync import IndexSync, SyncProgress, SyncReport, check_fingerprint
-from ontoretrieve.records import LoadReport, LoadState
+from ontoretrieve.index.sync import IndexSync, SyncProgress, check_fingerprint
+from ontoretrieve.records import LoadReport, LoadState, SyncReport
 from ontoretrieve.settings import Settings
 from ontoretrieve.settings.groups import VectorBackend
 from ontoretrieve.settings.tenants import DEFAULT_TENANT, validate_tenant_id

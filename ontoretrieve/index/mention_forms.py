@@ -38,7 +38,7 @@ from ontoretrieve.rdf.vocab import (
     OBO_EXACT_SYNONYM,
     OBO_NARROW_SYNONYM,
     OBO_RELATED_SYNONYM,
-    OWL_ONTOLOGY,
+    OWL_ONTOLOGY_NODE,
     PROVENANCE_PREDICATES,
     RDF_TYPE_NODE,
 )
@@ -52,9 +52,6 @@ stored with every form file, so a change rebuilds the forms (never the vectors).
 
 _FORMS_PER_PREDICATE = 32
 """OBO terms carry up to a few dozen synonyms; more are generated variants."""
-
-
-_ONTOLOGY = ox.NamedNode(OWL_ONTOLOGY)
 
 
 class FormKind(StrEnum):
@@ -95,7 +92,7 @@ def term_forms(triples: Iterable[ox.Triple], index: IndexSettings) -> list[TermF
             continue
         subject = t.subject.value
         subjects.add(subject)
-        if t.predicate == RDF_TYPE_NODE and t.object == _ONTOLOGY:
+        if t.predicate == RDF_TYPE_NODE and t.object == OWL_ONTOLOGY_NODE:
             headers.add(subject)
         found = kinds.get(t.predicate.value)
         if found is not None and isinstance(t.object, ox.Literal):

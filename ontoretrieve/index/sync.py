@@ -33,7 +33,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from pydantic import BaseModel
 
 from ontoretrieve.backends.vector_index import (
     IndexPoint,
@@ -51,37 +50,17 @@ from ontoretrieve.index.mention_forms import term_forms
 from ontoretrieve.index.mention_store import MentionStore
 from ontoretrieve.index.payload import to_payload
 from ontoretrieve.index.state import IndexedOntology, IndexState
-from ontoretrieve.records import OntologyVersion
+from ontoretrieve.records import OntologyVersion, SyncReport
 from ontoretrieve.settings import Settings
 from ontoretrieve.settings.groups import DedupMode, IndexSettings
 
-__all__ = ["IndexSync", "SyncPlan", "SyncReport", "check_fingerprint", "plan_sync",
+__all__ = ["IndexSync", "SyncPlan", "check_fingerprint", "plan_sync",
            "point_key"]
 
 SyncProgress = Callable[[str, int, int], None]
 """Called as work advances: (phase, done, total); phases "atomize" and "embed"."""
 
 _CHUNK = 512
-
-
-class SyncReport(BaseModel):
-    """What one ``ontoretrieve index`` did."""
-
-    location: str
-    rebuilt: bool
-    ontologies_added: int
-    ontologies_removed: int
-    ontologies_unchanged: int
-    atoms_total: int
-    atoms_embedded: int
-    atoms_reused: int
-    atoms_deleted: int
-    pruning: str
-    """``done``, ``nothing to prune`` or why it was skipped."""
-    seconds: float
-    embed_seconds: float
-    texts_from_cache: int = 0
-    """Texts whose vectors came from the document cache instead of the model."""
 
 
 @dataclass(frozen=True, slots=True)

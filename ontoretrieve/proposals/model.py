@@ -29,9 +29,9 @@ from pydantic import BaseModel, Field
 
 from ontoretrieve.context.model import Snapshot
 from ontoretrieve.errors import ProposalError, ProposalRejected
-from ontoretrieve.index.sync import SyncReport
 from ontoretrieve.rdf.graph_index import is_standard
 from ontoretrieve.rdf.vocab import DECLARED_REFERENCE_PREDICATES
+from ontoretrieve.records import SyncReport
 
 __all__ = [
     "AppliedVersion",

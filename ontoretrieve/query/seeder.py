@@ -156,7 +156,8 @@ class SeedRetriever:
         clock.laps["embedding"] = lanes.embed_seconds
         clock.laps["search"] = lanes.search_seconds
         clock.restart()
-        mentions, per_window, hits_per_lane = self._with_mentions(text, scope, windows, lanes)
+        mentions, per_window, hits_per_lane = self._with_mentions(text, scope, hashes,
+                                                                  windows, lanes)
         clock.lap("mentions")
         fused = [fuse_window(i, per_lane, s.fusion) for i, per_lane in enumerate(per_window)]
         clock.lap("fusion")
@@ -176,7 +177,8 @@ class SeedRetriever:
                           funnel=funnel, seconds={k: round(v, 5) for k, v in clock.laps.items()})
 
     def _with_mentions(self, text: str, scope: Collection[str] | None,
-                       windows: Sequence[Window], lanes: LaneResults
+                       hashes: Sequence[str] | None, windows: Sequence[Window],
+                       lanes: LaneResults
                        ) -> tuple[list[Mention], list[dict[Lane, list[LaneHit]]],
                                   dict[str, int]]:
         """The mention lane joined to the vector lanes: its mentions (senses picked, dense
@@ -186,7 +188,6 @@ class SeedRetriever:
         if s.mentions.senses and lanes.dense_queries:
             mentions = self._pick_senses(mentions, windows, lanes.dense_queries)
         if s.mentions.dense_spans and s.mentions.enabled and s.fusion.mention_weight > 0:
-            hashes = None if scope is None else sorted(scope)
             mentions = mentions + self._dense_spans(text, mentions, hashes)
         per_window = lanes.per_window
         hits_per_lane = dict(lanes.hits_per_lane)

@@ -30,7 +30,7 @@ from ontoretrieve.rdf.vocab import (
     HIERARCHY_PREDICATES,
     LABEL_PREDICATES,
     NEVER_EXPANDED_NAMESPACES,
-    OWL_ONTOLOGY,
+    OWL_ONTOLOGY_NODE,
     RDF_TYPE,
     RDF_TYPE_NODE,
     RDFS_LABEL,
@@ -162,7 +162,6 @@ class GraphIndex:
         self._out: dict[Node, list[tuple[ox.NamedNode, Term]]] = {}
         self._in: dict[Node, list[tuple[Node, ox.NamedNode]]] = {}
         self.headers: set[Node] = set()
-        ontology = ox.NamedNode(OWL_ONTOLOGY)
         for t in triples:
             s, p, o = t.subject, t.predicate, t.object
             if not isinstance(s, ox.NamedNode | ox.BlankNode):
@@ -172,7 +171,7 @@ class GraphIndex:
             self._out.setdefault(s, []).append((p, o))  # type: ignore[arg-type]
             if isinstance(o, ox.NamedNode | ox.BlankNode):
                 self._in.setdefault(o, []).append((s, p))
-            if p == RDF_TYPE_NODE and o == ontology:
+            if p == RDF_TYPE_NODE and o == OWL_ONTOLOGY_NODE:
                 self.headers.add(s)
 
     def __len__(self) -> int:

@@ -47,10 +47,9 @@ from ontoretrieve.errors import (
     TextTooLongError,
 )
 from ontoretrieve.index.build import IndexStatus
-from ontoretrieve.index.sync import SyncReport
 from ontoretrieve.proposals.model import AppliedVersion, ApplyResult, Proposal, ProposalReport
 from ontoretrieve.query.lookup import LookupResult
-from ontoretrieve.records import LoadReport, OntologyVersion
+from ontoretrieve.records import LoadReport, OntologyVersion, SyncReport
 from ontoretrieve.server.auth import KeyRing, bearer_key
 from ontoretrieve.settings.tenants import require_tenant
 
@@ -58,6 +57,8 @@ __all__ = ["create_app"]
 
 log = logging.getLogger("ontoretrieve.server")
 T = TypeVar("T")
+VERSION = version("ontoretrieve")
+"""The installed package's version (its metadata, read once)."""
 
 
 ONTOLOGIES_HELP = ("Ontologies by IRI, file name, file stem or content hash: with "
@@ -186,7 +187,7 @@ def validation_message(errors: Sequence[Any]) -> str:
 def create_app(engine: Engine) -> FastAPI:
     """The FastAPI application over ``engine`` (see the module docstring)."""
     settings = engine.settings.server
-    app = FastAPI(title="ontoretrieve", version=version("ontoretrieve"),
+    app = FastAPI(title="ontoretrieve", version=VERSION,
                   description="The slice of your ontologies that a text is about.")
     app.add_middleware(BodyLimit, limit=settings.max_request_bytes)
     _install_error_handlers(app, settings.request_timeout_seconds)
@@ -356,7 +357,7 @@ def _service_routes(api: _Api) -> APIRouter:
     @router.get("/health")
     async def health() -> dict[str, Literal["ok"] | str]:
         """Liveness: the process answers (no key needed, nothing about tenants)."""
-        return {"status": "ok", "version": version("ontoretrieve")}
+        return {"status": "ok", "version": VERSION}
 
     @router.get("/v1/{tenant}/metrics")
     async def metrics(tenant: Tenant) -> dict[str, Any]:
