@@ -133,13 +133,20 @@ def sync_with_progress(engine: Engine, path: Path | None, rebuild: bool, tenant:
             progress.update(task, description=f"loading {file.name}", completed=done,
                             total=total)
 
+        version: list[int] = []  # [number, of] of the version being indexed
+
         def on_sync(phase: str, done: int, total: int) -> None:
+            if phase == "ontology":  # a new version starts: its atoms get a fresh bar
+                version[:] = [done, total]
+                started.clear()
+                return
             if phase not in started:
                 started[phase] = time.perf_counter()
                 progress.reset(task, total=total)
             elapsed = max(time.perf_counter() - started[phase], 1e-6)
             unit = "atoms" if phase == "embed" else "ontologies"
-            progress.update(task, description=f"{phase}", completed=done, total=total,
+            where = f" (ontology {version[0]}/{version[1]})" if phase == "embed" and version else ""
+            progress.update(task, description=f"{phase}{where}", completed=done, total=total,
                             rate=f"{done / elapsed:.0f} {unit}/s")
 
         return engine.catalog_load(path, tenant=tenant, rebuild=rebuild,

@@ -35,6 +35,7 @@ __all__ = [
     "FastEmbedder",
     "embedding_identity",
     "packaged_model_dir",
+    "token_batches",
 ]
 
 DEFAULT_DENSE_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
@@ -74,6 +75,33 @@ class Embedder(Protocol):
     def sequence_limit(self) -> int | None:
         """Tokens past which the encoder silently truncates."""
         ...
+
+
+def token_batches(lengths: Sequence[int], max_texts: int, max_tokens: int) -> list[range]:
+    """Consecutive batches of at most ``max_texts`` texts and ``max_tokens`` padded tokens.
+
+    A batch costs its size times its longest text (the encoder pads to it), and
+    ONNX Runtime keeps the memory of the largest batch it ever ran, so a token
+    budget bounds the working set; a text over the budget goes alone. Sorting
+    texts by length first keeps the padding small.
+
+    >>> token_batches([5, 5, 10, 10, 40], max_texts=64, max_tokens=30)
+    [range(0, 3), range(3, 4), range(4, 5)]
+    >>> token_batches([3] * 5, max_texts=2, max_tokens=100)
+    [range(0, 2), range(2, 4), range(4, 5)]
+    """
+    batches: list[range] = []
+    start, longest = 0, 0
+    for end, length in enumerate(lengths):
+        widest = max(longest, length)
+        if end > start and ((end - start + 1) * widest > max_tokens
+                            or end - start >= max_texts):
+            batches.append(range(start, end))
+            start, widest = end, length
+        longest = widest
+    if start < len(lengths):
+        batches.append(range(start, len(lengths)))
+    return batches
 
 
 def embedding_identity(settings: EmbedSettings) -> dict[str, str]:
@@ -159,7 +187,6 @@ class FastEmbedder:
             raise EmbeddingModelError(
                 f"cannot load embedding model {settings.dense_model!r}"
                 f"{f' from {model_path}' if model_path else ''}: {exc}") from exc
-        self._dimension = int(self.embed_queries(["dimension probe"]).shape[1])
         from tokenizers import Tokenizer
 
         # A copy without truncation, so a window over the limit is counted, not cut.
@@ -169,6 +196,8 @@ class FastEmbedder:
         self._counter = Tokenizer.from_str(encoder_tokenizer.to_str())
         self._counter.no_truncation()
         self._counter.no_padding()
+        self._dimension = 0
+        self._dimension = int(self.embed_queries(["dimension probe"]).shape[1])
 
     @property
     def dimension(self) -> int:
@@ -202,9 +231,21 @@ class FastEmbedder:
 
     def _dense_matrix(self, texts: list[str]) -> DenseMatrix:
         if not texts:
-            return np.zeros((0, getattr(self, "_dimension", 0)), dtype=np.float32)
-        rows = list(self._dense.embed(texts, batch_size=self.settings.batch_size))
+            return np.zeros((0, self._dimension), dtype=np.float32)
+        # Each text's vector does not depend on its batch (measured bit for bit:
+        # alone, padded beside a longer text, in a batch of 71), so batching by
+        # tokens changes memory and speed, never a result.
+        rows: list[npt.NDArray[np.generic]] = []
+        for batch in token_batches(self._token_lengths(texts), self.settings.batch_size,
+                                   self.settings.batch_tokens):
+            chunk = texts[batch.start:batch.stop]
+            rows.extend(self._dense.embed(chunk, batch_size=len(chunk)))
         return np.asarray(rows, dtype=np.float32)
+
+    def _token_lengths(self, texts: list[str]) -> list[int]:
+        """Tokens per text as the encoder sees them (truncated at its limit)."""
+        limit = self._sequence_limit or 1 << 30
+        return [min(len(e.ids), limit) for e in self._counter.encode_batch(texts)]
 
 
 def _sparse(embedding: object) -> SparseVector:

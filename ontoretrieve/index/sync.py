@@ -27,9 +27,11 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections import deque
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
 
 import numpy as np
@@ -58,7 +60,9 @@ __all__ = ["IndexSync", "SyncPlan", "check_fingerprint", "plan_sync",
            "point_key"]
 
 SyncProgress = Callable[[str, int, int], None]
-"""Called as work advances: (phase, done, total); phases "atomize" and "embed"."""
+"""Called as work advances: (phase, done, total). Phases: "ontology" (versions
+started, of those to add), "embed" (atoms written, of the current version) and
+"forms" (versions whose mention forms were written)."""
 
 _CHUNK = 512
 
@@ -219,19 +223,23 @@ class IndexSync:
     def _add(self, index: VectorIndex, state: IndexState, plan: SyncPlan,
              desired: dict[str, list[OntologyVersion]], work_path: Path,
              counters: dict[str, float], progress: SyncProgress | None) -> None:
-        """Embed and write the added versions, one at a time, recorded as pending until done."""
-        jobs = self._atomize(plan.add, desired, progress)
-        total = sum(len(atoms) for _, atoms in jobs)
-        done = 0
-        for content_hash, atoms in jobs:
+        """Atomize, embed and write the added versions one at a time (streamed).
+
+        Only the version being written and the one atomized ahead are in memory,
+        so peak memory follows the largest ontology, not the catalog. Each is
+        recorded as pending until its points are flushed.
+        """
+        for number, (content_hash, atoms) in enumerate(self._atomized(plan.add, desired),
+                                                       start=1):
+            if progress:
+                progress("ontology", number, len(plan.add))
             state.pending = sorted(set(state.pending) | {content_hash})
             state.save(work_path)
             for start in range(0, len(atoms), _CHUNK):
                 chunk = atoms[start:start + _CHUNK]
                 self._write(index, chunk, counters)
-                done += len(chunk)
                 if progress:
-                    progress("embed", done, total)
+                    progress("embed", start + len(chunk), len(atoms))
             index.flush()
             first = desired[content_hash][0]
             state.ontologies[content_hash] = IndexedOntology(
@@ -267,26 +275,34 @@ class IndexSync:
             embed_seconds=round(counters["embed_seconds"], 3),
         )
 
-    def _atomize(self, hashes: list[str], desired: Mapping[str, list[OntologyVersion]],
-                 progress: SyncProgress | None) -> list[tuple[str, list[Atom]]]:
+    def _atomized(self, hashes: list[str], desired: Mapping[str, list[OntologyVersion]]
+                  ) -> Iterator[tuple[str, list[Atom]]]:
+        """The atoms of each version in turn, the next ones atomized while one is written.
+
+        At most ``embed.reindex_concurrency`` versions are atomized ahead (the
+        encoder releases the GIL, so atomizing overlaps embedding).
+        """
+        ahead = max(1, self.settings.embed.reindex_concurrency)
+        queue = iter(hashes)
+        with ThreadPoolExecutor(max_workers=ahead) as pool:
+            running: deque[Future[tuple[str, list[Atom]]]] = deque(
+                pool.submit(self._atomize_one, h, desired) for h in islice(queue, ahead))
+            while running:
+                job = running.popleft().result()
+                following = next(queue, None)
+                if following is not None:
+                    running.append(pool.submit(self._atomize_one, following, desired))
+                yield job
+
+    def _atomize_one(self, content_hash: str, desired: Mapping[str, list[OntologyVersion]]
+                     ) -> tuple[str, list[Atom]]:
         settings = self.settings
-
-        def one(content_hash: str) -> tuple[str, list[Atom]]:
-            version = desired[content_hash][0]
-            triples = self.catalog.graph_triples(version)
-            source = AtomSource(version.ontology_iri, version.version, version.content_hash)
-            if self.mentions is not None:  # the graph is in hand: write its forms now
-                self.mentions.write(content_hash, term_forms(triples, settings.index))
-            return content_hash, atomize(triples, source, settings.index, settings.triggers)
-
-        jobs = []
-        workers = max(1, settings.embed.reindex_concurrency)
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            for done, job in enumerate(pool.map(one, hashes), start=1):
-                jobs.append(job)
-                if progress:
-                    progress("atomize", done, len(hashes))
-        return jobs
+        version = desired[content_hash][0]
+        triples = self.catalog.graph_triples(version)
+        source = AtomSource(version.ontology_iri, version.version, version.content_hash)
+        if self.mentions is not None:  # the graph is in hand: write its forms now
+            self.mentions.write(content_hash, term_forms(triples, settings.index))
+        return content_hash, atomize(triples, source, settings.index, settings.triggers)
 
     def _keep_old_vectors(self, old: IndexState) -> None:
         """Before a rebuild, copy the old index's vectors into the document cache.

@@ -189,6 +189,10 @@ class EmbedSettings(_Group):
     query_prefix: str = ""
     document_prefix: str = ""
     batch_size: int = ref("VECTOR_STORE_EMBEDDING_BATCH_SIZE", 64, ge=1)
+    batch_tokens: int = Field(1024, ge=1)
+    """Dense batches hold at most this many tokens (texts times the longest's tokens,
+    padding included); ``batch_size`` stays the cap on texts. Bounds the encoder's
+    working memory: ONNX Runtime keeps its largest batch's arena for the session."""
     reindex_concurrency: int = ref("VECTOR_STORE_REINDEX_CONCURRENCY", 2, ge=1)
     document_cache: bool = True
     """Keep document vectors by model and text (``data_dir/embeddings``), so a rebuild

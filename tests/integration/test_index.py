@@ -212,3 +212,34 @@ def test_a_replacement_killed_midway_finishes_without_duplicates(
             "iri", ["http://example.org/mini#weight"])] == [["mass"]]
     finally:
         index.close()
+
+
+def test_a_build_streams_one_ontology_at_a_time(
+        tmp_path: Path, catalog_dir: Path, real_embedder: FastEmbedder,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A version is atomized only once the ones before it (bar the look-ahead) are written."""
+    import ontoretrieve.index.sync as sync_module
+
+    shutil.copy(FIXTURES / "qudt-units-subset.ttl", catalog_dir / "units.ttl")
+    events: list[tuple[str, str]] = []
+    atomize, write = sync_module.atomize, sync_module.IndexSync._write
+
+    def recording_atomize(triples: Any, source: Any, *args: Any) -> Any:
+        events.append(("atomize", source.content_hash))
+        return atomize(triples, source, *args)
+
+    def recording_write(self: Any, index: Any, atoms: Any, counters: Any) -> None:
+        events.append(("write", atoms[0].ontology_hash))
+        write(self, index, atoms, counters)
+
+    monkeypatch.setattr(sync_module, "atomize", recording_atomize)
+    monkeypatch.setattr(sync_module.IndexSync, "_write", recording_write)
+    settings = settings_for(tmp_path, embed={"reindex_concurrency": 1})
+    _, report = sync_index(settings, OxigraphStore.in_memory(), catalog_path=catalog_dir,
+                           embedder=real_embedder)
+    assert report.ontologies_added == 3
+    order = [h for kind, h in events if kind == "atomize"]
+    assert len(order) == 3
+    first_write = events.index(("write", order[0]))
+    # One version atomized ahead, never the whole catalog before the first write.
+    assert events.index(("atomize", order[2])) > first_write
