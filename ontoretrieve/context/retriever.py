@@ -55,6 +55,7 @@ from ontoretrieve.index.embed import Embedder
 from ontoretrieve.index.mention_match import MentionDictionary
 from ontoretrieve.index.payload import evidence_from_payload
 from ontoretrieve.index.state import IndexState, ontology_names
+from ontoretrieve.query.batch import NOTHING_PREPARED, PreparedQueries
 from ontoretrieve.query.lexical import phrase_lexemes, text_tokens
 from ontoretrieve.query.lookup import LookupResult, TermRule
 from ontoretrieve.query.seeder import SeedRetriever
@@ -161,8 +162,9 @@ class Retriever:
 
     def retrieve(self, text: str, mode: Mode = Mode.AUTO,
                  ontologies: Sequence[str] = (), max_tokens: int | None = None,
-                 count_tokens: TokenCounter | None = None) -> Context:
-        """The context for ``text``.
+                 count_tokens: TokenCounter | None = None, *,
+                 prepared: PreparedQueries = NOTHING_PREPARED) -> Context:
+        """The context for ``text`` (what a batch ``prepared`` is taken from it).
 
         ``ontologies`` names ontologies by IRI, source file (path, file name or
         stem) or content hash: in ``ontologies`` mode they come back whole; in
@@ -177,13 +179,45 @@ class Retriever:
         ``context.tokens_per_window`` per query window after the first). With ``context.budget``
         off only the triple cap applies.
         """
-        return self.retrieve_at(text, [max_tokens], mode, ontologies, count_tokens)[0]
+        return self.retrieve_at(text, [max_tokens], mode, ontologies, count_tokens,
+                                prepared=prepared)[0]
+
+    def retrieve_many(self, texts: Sequence[str], mode: Mode = Mode.AUTO,
+                      ontologies: Sequence[str] = (), max_tokens: int | None = None,
+                      count_tokens: TokenCounter | None = None) -> list[Context]:
+        """The contexts of many texts, equal to ``retrieve`` of each, sooner: the query
+        vectors and lane hits of all of them are computed in one batch per kind
+        (``SeedRetriever.prepare``), the rest text by text."""
+        prepared = self.prepare(texts, mode, ontologies, max_tokens)
+        return [self.retrieve(text, mode, ontologies, max_tokens, count_tokens,
+                              prepared=prepared) for text in texts]
+
+    def prepare(self, texts: Sequence[str], mode: Mode = Mode.AUTO,
+                ontologies: Sequence[str] = (), max_tokens: int | None = None
+                ) -> PreparedQueries:
+        """The batch part of ``retrieve_many``: query vectors and lane hits of the texts
+        that take the vector path (nothing for the other modes)."""
+        scope = self.state.named(ontologies) if ontologies else None
+        if scope is not None and not scope:
+            return PreparedQueries()
+        vector = [t for t in texts if t.strip() and self._mode_of(
+            mode, self.token_budget(t, max_tokens), ontologies) is Mode.VECTOR]
+        if not vector:
+            return PreparedQueries()
+        return self.seed_retriever.prepare(vector, [scope] * len(vector))
+
+    def _mode_of(self, mode: Mode, budget: int | None, ontologies: Sequence[str]) -> Mode:
+        if mode is not Mode.AUTO:
+            return mode
+        return self._resolve_auto(budget, self.token_counter(None), ontologies)
 
     def retrieve_at(self, text: str, budgets: Sequence[int | None], mode: Mode = Mode.AUTO,
                     ontologies: Sequence[str] = (),
-                    count_tokens: TokenCounter | None = None) -> list[Context]:
+                    count_tokens: TokenCounter | None = None, *,
+                    prepared: PreparedQueries = NOTHING_PREPARED) -> list[Context]:
         """The context for ``text`` at each budget (None: the default one), the seeds and
-        the subgraph computed once: for recall-against-tokens curves."""
+        the subgraph computed once: for recall-against-tokens curves. What a batch
+        ``prepared`` (``prepare``) is taken from it."""
         started = time.perf_counter()
         counter = self.token_counter(count_tokens)
         limits = [self.token_budget(text, b) for b in budgets]
@@ -205,7 +239,7 @@ class Retriever:
                 made[limit] = _empty(mode, Diagnosis.NO_TEXT)
             else:
                 if pool is None:
-                    pool = self._pool(text, mode, scope)
+                    pool = self._pool(text, mode, scope, prepared)
                     shared = time.perf_counter() - started
                     begun = time.perf_counter()
                 made[limit] = pool if isinstance(pool, Context) else self._finish(
@@ -326,11 +360,12 @@ class Retriever:
 
     # -- vector and lexical modes --------------------------------------------------------
 
-    def _pool(self, text: str, mode: Mode, scope: frozenset[str] | None) -> _Pool | Context:
+    def _pool(self, text: str, mode: Mode, scope: frozenset[str] | None,
+              prepared: PreparedQueries = NOTHING_PREPARED) -> _Pool | Context:
         """Seeds, working graph, induced subgraph and small modules: what a budget is
         spent on (a Context when there is nothing to spend it on)."""
         seconds: dict[str, float] = {}
-        evidence, funnel = self._seed_evidence(text, mode, scope, seconds)
+        evidence, funnel = self._seed_evidence(text, mode, scope, seconds, prepared)
         if not evidence:
             diagnosis = Diagnosis.NO_LEXICAL_MATCH if mode is Mode.LEXICAL else (
                 Diagnosis.CATALOG_EMPTY if not self.state.ontologies
@@ -363,7 +398,7 @@ class Retriever:
                      warnings, seconds)
 
     def _seed_evidence(self, text: str, mode: Mode, scope: frozenset[str] | None,
-                       seconds: dict[str, float]
+                       seconds: dict[str, float], prepared: PreparedQueries
                        ) -> tuple[list[SeedEvidence], SeedFunnel | None]:
         """The seeds of the text: exact lexical rules only, or the whole query path."""
         if mode is Mode.LEXICAL:
@@ -371,7 +406,7 @@ class Retriever:
             evidence = self._lexical_seeds(text, None if scope is None else sorted(scope))
             seconds["seeds"] = time.perf_counter() - clock
             return evidence, None
-        result = self.seed_retriever.seeds(text, scope)
+        result = self.seed_retriever.seeds(text, scope, prepared)
         seconds.update(result.seconds)
         return result.seeds, result.funnel
 

@@ -57,6 +57,7 @@ from ontoretrieve.index.embed import Embedder
 from ontoretrieve.index.sync import SyncProgress
 from ontoretrieve.proposals.model import AppliedVersion, ApplyResult, Proposal, ProposalReport
 from ontoretrieve.proposals.runner import ProposalRunner
+from ontoretrieve.query.batch import NOTHING_PREPARED, PreparedQueries
 from ontoretrieve.query.lookup import LookupResult
 from ontoretrieve.records import LoadReport, OntologyVersion, SeedEvidence, SyncReport
 from ontoretrieve.settings import Settings, load_settings
@@ -192,6 +193,40 @@ class Engine:
         with self._operation(state, "retrieve"):
             return self._context(state, text, _mode(mode), ontologies, max_tokens, count_tokens)
 
+    def retrieve_many(self, texts: Sequence[str], *, tenant: str = DEFAULT_TENANT,
+                      mode: Mode | str = Mode.AUTO, ontologies: Sequence[str] = (),
+                      max_tokens: int | None = None) -> list[Context]:
+        """The contexts of many texts, in order, each equal to ``retrieve(text, ...)``.
+
+        Faster than a loop over ``retrieve``: the query vectors and lane hits of
+        every text not already cached are computed in one batch per kind; the
+        catalog reads and the subgraphs stay per text. Give a few hundred texts
+        per call (the batch's vectors and hits are held until it returns).
+
+        Raises:
+            TextTooLongError: a text is over ``server.max_text_chars`` (nothing is
+                retrieved then).
+            OntoRetrieveError: ``texts`` is one string rather than a list of them,
+                ``max_tokens`` is below 1, or the tenant is unknown.
+        """
+        if isinstance(texts, str):
+            raise OntoRetrieveError("retrieve_many takes a list of texts, not one string "
+                                    "(use retrieve for one text)")
+        state = self._tenant(tenant)
+        for text in texts:
+            self._check_text(text)
+        _check_budget(max_tokens)
+        chosen = _mode(mode)
+        with self._operation(state, "retrieve_many"):
+            retriever = self._retriever(state)
+            catalog = self._catalog_key(retriever)
+            uncached = [t for t in dict.fromkeys(texts) if catalog is None or not isinstance(
+                self.cache.get(state.name, self._cache_key(catalog, chosen, ontologies,
+                                                           max_tokens, t)), Context)]
+            prepared = retriever.prepare(uncached, chosen, ontologies, max_tokens)
+            return [self._context(state, text, chosen, ontologies, max_tokens, None, prepared)
+                    for text in texts]
+
     def _request(self, tenant: str, text: str, max_tokens: int | None) -> _Tenant:
         """The tenant of a text request, once the text and the budget are acceptable."""
         state = self._tenant(tenant)
@@ -201,20 +236,27 @@ class Engine:
 
     def _context(self, state: _Tenant, text: str, mode: Mode, ontologies: Sequence[str],
                  max_tokens: int | None = None,
-                 count_tokens: TokenCounter | None = None) -> Context:
+                 count_tokens: TokenCounter | None = None,
+                 prepared: PreparedQueries = NOTHING_PREPARED) -> Context:
         retriever = self._retriever(state)
         catalog = self._catalog_key(retriever)
+        key = self._cache_key(catalog, mode, ontologies, max_tokens, text)
         # A caller's own counter is a function the cache cannot key: never cached.
-        key = ("retrieve", catalog, mode.value, tuple(ontologies), max_tokens, text)
         cacheable = catalog is not None and count_tokens is None
         cached = self.cache.get(state.name, key) if cacheable else None
         if isinstance(cached, Context):
             return cached
         context = apply_overlay(retriever.retrieve(text, mode, ontologies, max_tokens,
-                                                   count_tokens), state.rule)
+                                                   count_tokens, prepared=prepared),
+                                state.rule)
         if cacheable and not context.metrics.degraded:
             self.cache.put(state.name, key, context)  # a degraded answer is never kept
         return context
+
+    @staticmethod
+    def _cache_key(catalog: tuple[str, ...] | None, mode: Mode, ontologies: Sequence[str],
+                   max_tokens: int | None, text: str) -> tuple[object, ...]:
+        return ("retrieve", catalog, mode.value, tuple(ontologies), max_tokens, text)
 
     def _catalog_key(self, retriever: Retriever) -> tuple[str, ...] | None:
         """What the answer depends on; None when the store cannot say (do not cache)."""

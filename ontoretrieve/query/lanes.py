@@ -25,11 +25,13 @@ from ontoretrieve.backends.vector_index import (
     VectorIndex,
 )
 from ontoretrieve.index.embed import Embedder
+from ontoretrieve.query.batch import NOTHING_PREPARED, PreparedQueries
 from ontoretrieve.query.fusion import lane_weights
 from ontoretrieve.query.windows import Window
 from ontoretrieve.settings.groups import FusionSettings
 
-__all__ = ["LaneResults", "search_lanes", "without_numbers"]
+__all__ = ["LaneResults", "active_lanes", "bm25_texts", "lane_depths", "search_lanes",
+           "without_numbers"]
 
 _NUMBER_TOKEN = re.compile(r"(?<![\w.])[-+]?\d+(?:[.,:/\-\u2013]\d+)*(?![\w.])")
 
@@ -45,30 +47,46 @@ class LaneResults:
 
 
 def search_lanes(index: VectorIndex, embedder: Embedder, windows: Sequence[Window],
-                 settings: FusionSettings, scope: Sequence[str] | None = None
-                 ) -> LaneResults:
+                 settings: FusionSettings, scope: Sequence[str] | None = None,
+                 prepared: PreparedQueries = NOTHING_PREPARED) -> LaneResults:
     """Each window's hits in each lane, best first (only ontology versions ``scope``
-    names, when given)."""
+    names, when given); what a batch ``prepared`` is taken from it."""
     if not windows:
         return LaneResults([], {lane.value: 0 for lane in VECTOR_LANES}, 0.0, 0.0)
     texts = [w.text for w in windows]
-    active = {lane for lane, weight in lane_weights(settings).items()
-              if weight > 0 and lane in VECTOR_LANES}
+    active = active_lanes(settings)
     started = time.perf_counter()
-    dense = list(embedder.embed_queries(texts)) if active - {Lane.BM25} else []
-    sparse_texts = texts if settings.bm25_query_numbers else [without_numbers(t) for t in texts]
-    sparse = embedder.sparse_queries(sparse_texts) if Lane.BM25 in active else []
+    dense = prepared.dense_queries(embedder, texts) if active - {Lane.BM25} else []
+    sparse_texts = bm25_texts(texts, settings)
+    sparse = prepared.sparse_queries(embedder, sparse_texts) if Lane.BM25 in active else []
     embedded = time.perf_counter()
-    depth = {Lane.CORE: settings.top_k, Lane.NEIGHBORHOOD: settings.top_k,
-             Lane.BM25: settings.bm25_top_k or settings.top_k}
+    depth = lane_depths(settings)
     by_lane: dict[Lane, list[list[LaneHit]]] = {
-        lane: index.search(lane, sparse if lane is Lane.BM25 else dense, depth[lane], scope)
+        lane: prepared.search(index, lane, sparse_texts if lane is Lane.BM25 else texts,
+                              sparse if lane is Lane.BM25 else dense, depth[lane], scope)
         if lane in active else [[] for _ in windows] for lane in VECTOR_LANES}
     searched = time.perf_counter()
     per_window = [{lane: by_lane[lane][i] for lane in VECTOR_LANES}
                   for i in range(len(windows))]
     counts = {lane.value: sum(len(hits) for hits in by_lane[lane]) for lane in VECTOR_LANES}
     return LaneResults(per_window, counts, embedded - started, searched - embedded, dense)
+
+
+def active_lanes(settings: FusionSettings) -> set[Lane]:
+    """The vector lanes searched: those with a fusion weight above 0."""
+    return {lane for lane, weight in lane_weights(settings).items()
+            if weight > 0 and lane in VECTOR_LANES}
+
+
+def lane_depths(settings: FusionSettings) -> dict[Lane, int]:
+    """Hits asked of each vector lane per window."""
+    return {Lane.CORE: settings.top_k, Lane.NEIGHBORHOOD: settings.top_k,
+            Lane.BM25: settings.bm25_top_k or settings.top_k}
+
+
+def bm25_texts(texts: Sequence[str], settings: FusionSettings) -> list[str]:
+    """The BM25 query texts of windows (number-only tokens out unless kept)."""
+    return list(texts) if settings.bm25_query_numbers else [without_numbers(t) for t in texts]
 
 
 def without_numbers(text: str) -> str:

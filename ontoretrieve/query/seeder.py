@@ -27,8 +27,15 @@ from ontoretrieve.index.embed import Embedder
 from ontoretrieve.index.mention_match import Mention, MentionDictionary
 from ontoretrieve.index.mention_text import STOPWORDS
 from ontoretrieve.index.payload import evidence_from_payload
+from ontoretrieve.query.batch import NOTHING_PREPARED, PreparedQueries
 from ontoretrieve.query.fusion import best_attainable, fuse_window
-from ontoretrieve.query.lanes import LaneResults, search_lanes
+from ontoretrieve.query.lanes import (
+    LaneResults,
+    active_lanes,
+    bm25_texts,
+    lane_depths,
+    search_lanes,
+)
 from ontoretrieve.query.lexical import (
     apply_triggers,
     apply_unit_signals,
@@ -63,6 +70,9 @@ MentionLoader = Callable[[], MentionDictionary | None]
 __all__ = ["SeedResult", "SeedRetriever"]
 
 log = logging.getLogger(__name__)
+
+_SPAN_DEPTH = 3
+"""Core-lane hits asked per span word in span-level dense matching."""
 
 
 class SeedResult(BaseModel):
@@ -143,21 +153,23 @@ class SeedRetriever:
                                                self.embedder.sequence_limit)
         return len(windows)
 
-    def seeds(self, text: str, scope: Collection[str] | None = None) -> SeedResult:
+    def seeds(self, text: str, scope: Collection[str] | None = None,
+              prepared: PreparedQueries = NOTHING_PREPARED) -> SeedResult:
         """The seeds of ``text``; ``scope`` (ontology content hashes) limits every lane,
-        the mentions and the lexical rules to those ontology versions."""
+        the mentions and the lexical rules to those ontology versions. What a batch
+        ``prepared`` (``prepare``) is taken from it: the same seeds, sooner."""
         s = self.settings
         hashes = None if scope is None else sorted(scope)
         clock = _Clock()
         windows, window_metrics = make_windows_with_metrics(
             text, s.windows, self.embedder.count_tokens, self.embedder.sequence_limit)
         clock.lap("windows")
-        lanes = search_lanes(self.index, self.embedder, windows, s.fusion, hashes)
+        lanes = search_lanes(self.index, self.embedder, windows, s.fusion, hashes, prepared)
         clock.laps["embedding"] = lanes.embed_seconds
         clock.laps["search"] = lanes.search_seconds
         clock.restart()
         mentions, per_window, hits_per_lane = self._with_mentions(text, scope, hashes,
-                                                                  windows, lanes)
+                                                                  windows, lanes, prepared)
         clock.lap("mentions")
         fused = [fuse_window(i, per_lane, s.fusion) for i, per_lane in enumerate(per_window)]
         clock.lap("fusion")
@@ -178,7 +190,7 @@ class SeedRetriever:
 
     def _with_mentions(self, text: str, scope: Collection[str] | None,
                        hashes: Sequence[str] | None, windows: Sequence[Window],
-                       lanes: LaneResults
+                       lanes: LaneResults, prepared: PreparedQueries
                        ) -> tuple[list[Mention], list[dict[Lane, list[LaneHit]]],
                                   dict[str, int]]:
         """The mention lane joined to the vector lanes: its mentions (senses picked, dense
@@ -188,7 +200,7 @@ class SeedRetriever:
         if s.mentions.senses and lanes.dense_queries:
             mentions = self._pick_senses(mentions, windows, lanes.dense_queries)
         if s.mentions.dense_spans and s.mentions.enabled and s.fusion.mention_weight > 0:
-            mentions = mentions + self._dense_spans(text, mentions, hashes)
+            mentions = mentions + self._dense_spans(text, mentions, hashes, prepared)
         per_window = lanes.per_window
         hits_per_lane = dict(lanes.hits_per_lane)
         if mentions:
@@ -231,15 +243,77 @@ class SeedRetriever:
                            m.senses_after_numbers)
 
     def _dense_spans(self, text: str, mentions: Sequence[Mention],
-                     scope: Sequence[str] | None) -> list[Mention]:
+                     scope: Sequence[str] | None, prepared: PreparedQueries) -> list[Mention]:
         """Span-level dense matching: content words no form names, against the core lane."""
         spans = span_candidates(text, [m for m in mentions if not m.contained],
                                 self.settings.mentions.dense_spans)
         if not spans:
             return []
-        vectors = list(self.embedder.embed_queries([word for _, _, word in spans]))
-        hits = self.index.search(Lane.CORE, vectors, 3, scope)
+        words = [word for _, _, word in spans]
+        vectors = prepared.dense_queries(self.embedder, words)
+        hits = prepared.search(self.index, Lane.CORE, words, vectors, _SPAN_DEPTH, scope)
         return dense_span_mentions(spans, hits, self.settings.mentions.dense_span_min_similarity)
+
+    def prepare(self, texts: Sequence[str], scopes: Sequence[Collection[str] | None]
+                ) -> PreparedQueries:
+        """The query vectors and lane hits of many texts, each kind in one batch.
+
+        ``seeds(texts[i], scopes[i], prepared)`` then gives exactly the seeds
+        ``seeds(texts[i], scopes[i])`` gives. Dense spans are prepared from the
+        mentions before sense picking; a span that picking changes is computed
+        when asked.
+        """
+        s = self.settings
+        prepared = PreparedQueries()
+        fusion = s.fusion
+        active = active_lanes(fusion)
+        windows = [[w.text for w in make_windows_with_metrics(
+            text, s.windows, self.embedder.count_tokens, self.embedder.sequence_limit)[0]]
+            for text in texts]
+        spans = [self._span_words(text, scope) for text, scope in zip(texts, scopes,
+                                                                      strict=True)]
+        dense_texts = [t for ws in windows for t in ws] if active - {Lane.BM25} else []
+        queries = list(dict.fromkeys(dense_texts + [w for ws in spans for w in ws]))
+        prepared.add_dense(queries, self.embedder.embed_queries(queries))
+        sparse_of = [bm25_texts(ws, fusion) for ws in windows]
+        if Lane.BM25 in active:
+            unique = list(dict.fromkeys(t for ts in sparse_of for t in ts))
+            prepared.sparse.update(zip(unique, self.embedder.sparse_queries(unique),
+                                       strict=True))
+        depth = lane_depths(fusion)
+        for scope, members in _by_scope(scopes).items():
+            self._prepare_searches(prepared, scope, [windows[i] for i in members],
+                                   [sparse_of[i] for i in members],
+                                   [spans[i] for i in members], active, depth)
+        return prepared
+
+    def _prepare_searches(self, prepared: PreparedQueries, scope: tuple[str, ...] | None,
+                          windows: Sequence[Sequence[str]], sparse: Sequence[Sequence[str]],
+                          spans: Sequence[Sequence[str]], active: set[Lane],
+                          depth: Mapping[Lane, int]) -> None:
+        """One search batch per lane for the texts of one scope."""
+        dense_texts = list(dict.fromkeys(t for ws in windows for t in ws))
+        for lane in active - {Lane.BM25}:
+            prepared.search(self.index, lane, dense_texts, [prepared.dense[t] for t in dense_texts],
+                            depth[lane], scope)
+        if Lane.BM25 in active:
+            sparse_texts = list(dict.fromkeys(t for ts in sparse for t in ts))
+            prepared.search(self.index, Lane.BM25, sparse_texts,
+                            [prepared.sparse[t] for t in sparse_texts], depth[Lane.BM25], scope)
+        words = list(dict.fromkeys(w for ws in spans for w in ws))
+        if words:
+            prepared.search(self.index, Lane.CORE, words, [prepared.dense[w] for w in words],
+                            _SPAN_DEPTH, scope)
+
+    def _span_words(self, text: str, scope: Collection[str] | None) -> list[str]:
+        """The words span-level dense matching will embed for ``text`` (before senses)."""
+        s = self.settings
+        if not (s.mentions.dense_spans and s.mentions.enabled and s.fusion.mention_weight > 0):
+            return []
+        mentions = self.mentions(text, scope)
+        spans = span_candidates(text, [m for m in mentions if not m.contained],
+                                s.mentions.dense_spans)
+        return [word for _, _, word in spans]
 
     def _mention_hits(self, mentions: Sequence[Mention], windows: Sequence[Window]
                       ) -> list[list[LaneHit]]:
@@ -266,6 +340,19 @@ class SeedRetriever:
             found[token] = self.index.matching("lexemes", variants, limit=32,
                                                ontology_hashes=scope)
         return found
+
+
+def _by_scope(scopes: Sequence[Collection[str] | None]
+              ) -> dict[tuple[str, ...] | None, list[int]]:
+    """Text positions grouped by their scope (sorted hashes, None for the whole index).
+
+    >>> _by_scope([None, {"b", "a"}, None])
+    {None: [0, 2], ('a', 'b'): [1]}
+    """
+    groups: dict[tuple[str, ...] | None, list[int]] = {}
+    for position, scope in enumerate(scopes):
+        groups.setdefault(None if scope is None else tuple(sorted(scope)), []).append(position)
+    return groups
 
 
 def _cut_settings(settings: Settings, scope: Collection[str] | None) -> SeedSettings:

@@ -1,0 +1,115 @@
+"""Batch retrieval with the real model and stores: equal to one-by-one, text for text."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+
+from ontoretrieve.context.model import Context
+from ontoretrieve.engine import Engine
+from ontoretrieve.errors import OntoRetrieveError
+from ontoretrieve.index.embed import FastEmbedder
+from ontoretrieve.settings import load_settings
+from tests.support import FIXTURES
+
+pytestmark = pytest.mark.integration
+
+TEXTS = [
+    "The keeper feeds the cat, which eats a mouse and lives in a big cage.",
+    "The probe recorded a 5 mV signal for 4-15 days.",
+    "A lion and a mouse.",
+    "",
+    "asdfghjkl",
+    "The probe recorded a 5 mV signal for 4-15 days.",  # a repeat
+    " ".join(["The zookeeper measured the cage at 3 metres and the water at 20 degrees "
+              "Celsius, then weighed the cat in kilograms."] * 6),  # several windows
+]
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
+    folder = tmp_path_factory.mktemp("batch") / "catalog"
+    folder.mkdir()
+    for name in ("zoo.ttl", "ext.ttl"):
+        shutil.copy(FIXTURES / "context" / name, folder)
+    shutil.copy(FIXTURES / "qudt-units-subset.ttl", folder)
+    settings = load_settings(data_dir=tmp_path_factory.mktemp("batch-data"))
+    with Engine.open(settings) as opened:
+        opened.catalog_load(folder)
+        yield opened
+
+
+def _result(context: Context) -> dict[str, object]:
+    """What a retrieval answers: all but timings and the catalog caches' hit counters
+    (a second retrieval of one text finds the caches warm, batch or not)."""
+    dumped = context.model_dump(exclude={"seconds"})
+    dumped["metrics"] = {k: v for k, v in dumped["metrics"].items()
+                         if not k.endswith(("cache_hits", "cache_misses"))}
+    return dumped
+
+
+def _same(one: Context, other: Context) -> None:
+    assert _result(one) == _result(other)
+
+
+@pytest.mark.parametrize("mode", ["auto", "vector"])
+def test_retrieve_many_equals_retrieve_one_by_one(engine: Engine, mode: str) -> None:
+    engine.cache.clear("default")
+    singles = [engine.retrieve(text, mode=mode) for text in TEXTS]
+    engine.cache.clear("default")  # the batch must compute, not read the cache
+    batch = engine.retrieve_many(TEXTS, mode=mode)
+    assert len(batch) == len(TEXTS)
+    for one, other in zip(singles, batch, strict=True):
+        _same(one, other)
+    assert any(c.seeds for c in batch)
+
+
+def test_retrieve_many_scoped_and_budgeted(engine: Engine) -> None:
+    texts = TEXTS[:3]
+    engine.cache.clear("default")
+    singles = [engine.retrieve(t, mode="vector", ontologies=["zoo"], max_tokens=300)
+               for t in texts]
+    engine.cache.clear("default")
+    for one, other in zip(singles, engine.retrieve_many(
+            texts, mode="vector", ontologies=["zoo"], max_tokens=300), strict=True):
+        _same(one, other)
+
+
+def test_query_vectors_do_not_depend_on_their_batch(real_embedder: FastEmbedder) -> None:
+    texts = [t for t in TEXTS if t] + ["cat", "a much longer query about cages and keepers"]
+    alone = np.stack([real_embedder.embed_queries([t])[0] for t in texts])
+    assert np.array_equal(real_embedder.embed_queries(texts), alone)  # bit for bit
+
+
+def test_retrieve_many_refuses_one_string(engine: Engine) -> None:
+    with pytest.raises(OntoRetrieveError, match="list of texts"):
+        engine.retrieve_many("one text")
+
+
+def test_a_batch_encodes_and_searches_once_per_kind(engine: Engine,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    retriever = engine._retriever(engine._tenant("default"))
+    seeds = retriever.seed_retriever
+    calls: list[str] = []
+    embed, search = seeds.embedder.embed_queries, seeds.index.search
+
+    def counting_embed(texts: list[str]) -> object:
+        calls.append("embed")
+        return embed(texts)
+
+    def counting_search(*args: object, **kwargs: object) -> object:
+        calls.append("search")
+        return search(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(seeds.embedder, "embed_queries", counting_embed)
+    monkeypatch.setattr(seeds.index, "search", counting_search)
+    engine.cache.clear("default")
+    texts = [t for t in TEXTS if t.strip()]
+    engine.retrieve_many(texts, mode="vector")
+    # One encoding of every window and span word; one search per lane (core, neighbourhood,
+    # BM25) and one for the span words: nothing per text.
+    assert calls.count("embed") == 1
+    assert calls.count("search") <= 4
