@@ -1,4 +1,4 @@
-"""``retrieve``, ``slice``, ``lookup`` and ``search``: what the catalog says about a text.
+"""``retrieve``, ``slice``, ``lookup``, ``search`` and ``annotate`` (a corpus in batches).
 
 ``retrieve`` builds the index first when there is none.
 
@@ -9,11 +9,21 @@ stays machine-readable.
 
 from __future__ import annotations
 
+import time
+from dataclasses import asdict
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 from ontoretrieve.cli.common import (
@@ -36,11 +46,13 @@ from ontoretrieve.cli.common import (
 )
 from ontoretrieve.context.model import Context, Mode
 from ontoretrieve.engine import Engine
+from ontoretrieve.engine.annotate import AnnotateReport, annotate_file
 from ontoretrieve.errors import OntoRetrieveError
 from ontoretrieve.index.build import tenant_dir
 from ontoretrieve.settings.tenants import DEFAULT_TENANT
 
-__all__ = ["lookup_command", "retrieve_command", "search_command", "slice_command"]
+__all__ = ["annotate_command", "lookup_command", "retrieve_command", "search_command",
+           "slice_command"]
 
 _FORMATS = ("turtle", "jsonld", "json")
 
@@ -229,3 +241,64 @@ def search_command(
     for problem in result.adapter_errors:
         err.print(f"[yellow]{escape(problem.adapter)} failed:[/] {escape(problem.message)}",
                   highlight=False)
+
+
+@app.command("annotate")
+def annotate_command(
+    units: Annotated[Path, typer.Argument(
+        help="JSON Lines, one unit per line: {\"id\": ..., \"text\": ...} (or \"unit_id\").")],
+    out_path: Annotated[Path, typer.Option(
+        "--out", help="Where the results go, one JSON line per unit; an existing file is "
+        "resumed (its good lines kept, the rest done again).")],
+    mode: Annotated[Mode, typer.Option("--mode", help="How each context is chosen.")
+                    ] = Mode.AUTO,
+    ontology: Annotated[list[str] | None, typer.Option(
+        "--ontology", help="Scope every unit to these ontologies (repeat for several).")
+    ] = None,
+    max_tokens: Annotated[int | None, typer.Option(
+        "--max-tokens", min=1, help="Each context's budget in prompt tokens.")] = None,
+    batch: Annotated[int, typer.Option(
+        "--batch", min=1, max=4096, help="Units retrieved per batch.")] = 64,
+    turtle: Annotated[bool, typer.Option(
+        "--turtle/--no-turtle", help="Put each context's Turtle in its line.")] = True,
+    tenant: TenantOption = DEFAULT_TENANT,
+    data_dir: DataDir = None,
+    config: ConfigFile = None,
+    as_json: AsJson = False,
+) -> None:
+    """Retrieve every unit of a JSON Lines file in batches (exit 1 if some failed)."""
+    with errors_to_exit():
+        settings = settings_from(data_dir, config)
+        with open_engine(settings) as engine:
+            _ensure_index(engine, None, tenant, show=not as_json)
+            report = _annotate(engine, units, out_path, tenant=tenant, mode=mode,
+                               ontologies=ontology or (), max_tokens=max_tokens, batch=batch,
+                               turtle=turtle, show=not as_json)
+    if as_json:
+        print_json({**asdict(report), "units_per_second": report.units_per_second})
+    else:
+        err.print(f"{report.annotated:,} units annotated ({report.kept:,} kept from an "
+                  f"earlier run), {report.failed:,} failed, {report.units_per_second} units/s "
+                  f"-> {escape(str(out_path))}", highlight=False)
+    if report.failed:
+        raise typer.Exit(1)
+
+
+def _annotate(engine: Engine, units: Path, out_path: Path, *, show: bool,
+              **options: Any) -> AnnotateReport:
+    if not show:
+        return annotate_file(engine, units, out_path, **options)
+    columns = (TextColumn("annotate"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=err, transient=True) as bar:
+        task = bar.add_task("annotate", total=None, rate="")
+        started = time.perf_counter()
+        first: list[int] = []
+
+        def on_units(done: int, total: int) -> None:
+            if not first:  # units kept from an earlier run do not count for the rate
+                first.append(done)
+            rate = (done - first[0]) / max(time.perf_counter() - started, 1e-6)
+            bar.update(task, completed=done, total=total, rate=f"{rate:.1f} units/s")
+
+        return annotate_file(engine, units, out_path, progress=on_units, **options)

@@ -78,6 +78,20 @@ class RetrieveResponse(BaseModel):
     turtle: str
 
 
+class RetrieveManyRequest(BaseModel):
+    texts: list[str] = Field(min_length=1, max_length=1000, description=(
+        "The texts to build contexts for (up to 1,000; each as in retrieve)."))
+    mode: Mode = Mode.AUTO
+    ontologies: list[str] = Field(default=[], description=ONTOLOGIES_HELP)
+    max_tokens: int | None = Field(None, ge=1, le=1_000_000, description=(
+        "Each context's budget in prompt tokens (default: it grows with the text)."))
+
+
+class RetrieveManyResponse(BaseModel):
+    results: list[RetrieveResponse] = Field(description=(
+        "One result per text, in the order given, each equal to retrieve's."))
+
+
 class SliceRequest(BaseModel):
     text: str
     max_tokens: int = Field(2000, ge=1, le=1_000_000)
@@ -281,6 +295,16 @@ def _retrieval_routes(api: _Api) -> APIRouter:
         context = await api.call(engine.retrieve, body.text, tenant=tenant, mode=body.mode,
                                  ontologies=body.ontologies, max_tokens=body.max_tokens)
         return RetrieveResponse(context=context, turtle=context.serialize("turtle"))
+
+    @router.post("/v1/{tenant}/retrieve/batch")
+    async def retrieve_many(body: RetrieveManyRequest, tenant: Tenant) -> RetrieveManyResponse:
+        """The contexts of many texts in one call, each equal to retrieve's answer for it
+        (query vectors and lane hits computed in one batch)."""
+        contexts = await api.call(engine.retrieve_many, body.texts, tenant=tenant,
+                                  mode=body.mode, ontologies=body.ontologies,
+                                  max_tokens=body.max_tokens)
+        return RetrieveManyResponse(results=[
+            RetrieveResponse(context=c, turtle=c.serialize("turtle")) for c in contexts])
 
     @router.post("/v1/{tenant}/slice")
     async def knowledge_slice(body: SliceRequest, tenant: Tenant) -> KnowledgeSlice:

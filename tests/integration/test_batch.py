@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 from ontoretrieve.context.model import Context
 from ontoretrieve.engine import Engine
+from ontoretrieve.engine.annotate import annotate_file
 from ontoretrieve.errors import OntoRetrieveError
 from ontoretrieve.index.embed import FastEmbedder
 from ontoretrieve.settings import load_settings
@@ -113,3 +117,79 @@ def test_a_batch_encodes_and_searches_once_per_kind(engine: Engine,
     # BM25) and one for the span words: nothing per text.
     assert calls.count("embed") == 1
     assert calls.count("search") <= 4
+
+
+def _units_file(path: Path, texts: list[str], *, bad: bool = False) -> Path:
+    lines = [json.dumps({"id": f"u{i}", "text": t}) for i, t in enumerate(texts)]
+    if bad:
+        lines[1:1] = ["not json", json.dumps({"id": "no-text"}), ""]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_annotate_writes_one_line_per_unit_equal_to_retrieve(engine: Engine,
+                                                              tmp_path: Path) -> None:
+    texts = [t for t in TEXTS if t.strip()]
+    units = _units_file(tmp_path / "units.jsonl", texts, bad=True)
+    out = tmp_path / "out.jsonl"
+    engine.cache.clear("default")
+    report = annotate_file(engine, units, out, tenant="default", mode="vector", batch=2)
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert (report.units, report.annotated, report.failed) == (len(texts) + 2,) * 2 + (2,)
+    failed = {r["line"]: r["error"]["message"] for r in rows if not r["ok"]}
+    assert failed == {2: failed[2], 3: 'line 3: no "text" string'}
+    assert failed[2].startswith("line 2: not a JSON object")
+    engine.cache.clear("default")
+    by_id = {r["id"]: r for r in rows if r["ok"]}
+    for i, text in enumerate(texts):
+        single = engine.retrieve(text, mode="vector")
+        row = by_id[f"u{i}"]
+        assert row["turtle"] == single.serialize("turtle")
+        assert _without_timings(row["context"]) == _without_timings(
+            single.model_dump(mode="json", exclude={"ntriples"}))
+
+
+def _without_timings(dumped: dict[str, Any]) -> dict[str, Any]:
+    metrics = {k: v for k, v in dumped["metrics"].items()
+               if not k.endswith(("cache_hits", "cache_misses"))}
+    return {**{k: v for k, v in dumped.items() if k != "seconds"}, "metrics": metrics}
+
+
+def test_annotate_resumes_after_an_interruption(engine: Engine, tmp_path: Path) -> None:
+    texts = [f"A cat and a mouse, number {i}." for i in range(7)]
+    units = _units_file(tmp_path / "units.jsonl", texts)
+    out = tmp_path / "out.jsonl"
+    annotate_file(engine, units, out, tenant="default", batch=3, turtle=False)
+    complete = out.read_text(encoding="utf-8").splitlines()
+    # A killed run: four whole lines and half of the fifth.
+    out.write_text("\n".join(complete[:4]) + "\n" + complete[4][:40], encoding="utf-8")
+    report = annotate_file(engine, units, out, tenant="default", batch=3, turtle=False)
+    assert (report.kept, report.annotated, report.failed) == (4, 3, 0)
+    resumed = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [r["id"] for r in resumed] == [f"u{i}" for i in range(7)]
+
+
+def test_annotate_cli_exit_codes(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from ontoretrieve.cli import app
+
+    folder = tmp_path / "catalog"
+    folder.mkdir()
+    shutil.copy(FIXTURES / "context" / "zoo.ttl", folder)
+    data = str(tmp_path / "data")
+    runner = CliRunner()
+    assert runner.invoke(app, ["index", "--catalog", str(folder), "--data-dir", data,
+                               "--json"]).exit_code == 0
+    good = _units_file(tmp_path / "good.jsonl", ["A cat.", "A mouse."])
+    result = runner.invoke(app, ["annotate", str(good), "--out", str(tmp_path / "g.jsonl"),
+                                 "--data-dir", data, "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["annotated"] == 2
+    bad = _units_file(tmp_path / "bad.jsonl", ["A cat.", "A mouse."], bad=True)
+    result = runner.invoke(app, ["annotate", str(bad), "--out", str(tmp_path / "b.jsonl"),
+                                 "--data-dir", data, "--json"])
+    assert result.exit_code == 1 and json.loads(result.stdout)["failed"] == 2
+    missing = runner.invoke(app, ["annotate", str(tmp_path / "nope.jsonl"), "--out",
+                                  str(tmp_path / "n.jsonl"), "--data-dir", data])
+    assert missing.exit_code == 2 and "cannot read the units file" in missing.output

@@ -1,0 +1,199 @@
+"""Annotate a corpus: every unit of a JSON Lines file retrieved in batches, one line out each.
+
+A unit is a JSON object with a ``text`` and an id (``id`` or ``unit_id``;
+else its line number). Each output line is ``{"id", "line", "ok": true,
+"context": ..., "turtle": ...}`` (the shape of the HTTP retrieve answer) or
+``{"id", "line", "ok": false, "error": {"type", "message"}}``: a bad input
+line or a failing text costs its own line, never the run. Units go through
+``Engine.retrieve_many`` a batch at a time, so the output equals a loop over
+``retrieve``. The run is resumable: an existing output keeps its good lines
+(a half-written last line and failed units are dropped and done again) and
+only the units it lacks are retrieved; it is rewritten by a rename, then
+appended to batch by batch.
+
+>>> list(parse_units(['{"id": "a", "text": "x"}', '', 'not json']))[0]
+UnitLine(line=1, id='a', text='x', error=None)
+>>> list(parse_units(['not json']))[0].error
+'line 1: not a JSON object: Expecting value: line 1 column 1 (char 0)'
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import islice
+from pathlib import Path
+from typing import Any, Protocol
+
+from ontoretrieve.context.model import Context, Mode
+from ontoretrieve.errors import OntoRetrieveError
+
+__all__ = ["AnnotateReport", "UnitLine", "annotate_file", "parse_units"]
+
+AnnotateProgress = Callable[[int, int], None]
+"""Called before the first batch and after each: (units done, units in the file)."""
+
+_ID_FIELDS = ("id", "unit_id")
+
+
+@dataclass(frozen=True, slots=True)
+class UnitLine:
+    """One non-blank input line: its number (from 1), id, and text or what is wrong."""
+
+    line: int
+    id: str
+    text: str | None
+    error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AnnotateReport:
+    units: int
+    kept: int
+    """Units already in the output from an earlier run (not retrieved again)."""
+    annotated: int
+    failed: int
+    seconds: float
+
+    @property
+    def units_per_second(self) -> float:
+        return round(self.annotated / self.seconds, 3) if self.seconds else 0.0
+
+
+class Retrieving(Protocol):
+    """What ``annotate_file`` needs of an engine (``Engine`` has it)."""
+
+    def retrieve(self, text: str, *, tenant: str, mode: Mode | str,
+                 ontologies: Sequence[str], max_tokens: int | None) -> Context: ...
+
+    def retrieve_many(self, texts: Sequence[str], *, tenant: str, mode: Mode | str,
+                      ontologies: Sequence[str], max_tokens: int | None) -> list[Context]: ...
+
+
+def parse_units(lines: Iterable[str]) -> Iterator[UnitLine]:
+    """The units of JSON Lines text, blank lines skipped; a bad line is a unit with an error."""
+    for number, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        try:
+            value = json.loads(raw)
+        except ValueError as exc:
+            yield UnitLine(number, f"line-{number}", None, f"line {number}: not a JSON "
+                           f"object: {exc}")
+            continue
+        if not isinstance(value, dict):
+            yield UnitLine(number, f"line-{number}", None,
+                           f"line {number}: not a JSON object but {type(value).__name__}")
+            continue
+        unit_id = next((str(value[k]) for k in _ID_FIELDS if value.get(k) is not None),
+                       f"line-{number}")
+        text = value.get("text")
+        if not isinstance(text, str):
+            yield UnitLine(number, unit_id, None, f"line {number}: no \"text\" string")
+            continue
+        yield UnitLine(number, unit_id, text)
+
+
+def annotate_file(engine: Retrieving, units: Path, out: Path, *, tenant: str,
+                  mode: Mode | str = Mode.AUTO, ontologies: Sequence[str] = (),
+                  max_tokens: int | None = None, batch: int = 64, turtle: bool = True,
+                  progress: AnnotateProgress | None = None) -> AnnotateReport:
+    """Retrieve every unit of ``units`` into ``out`` (JSON Lines), resuming a partial ``out``.
+
+    Raises:
+        OntoRetrieveError: ``units`` cannot be read, or ``batch`` is below 1.
+    """
+    if batch < 1:
+        raise OntoRetrieveError(f"the batch size must be at least 1, not {batch}")
+    total = _count_units(units)
+    done = _keep_good_lines(out)
+    started, annotated, failed = time.perf_counter(), 0, 0
+    options = {"tenant": tenant, "mode": mode, "ontologies": ontologies,
+               "max_tokens": max_tokens}
+    if progress:
+        progress(len(done), total)  # before the first batch: what an earlier run did
+    with _open_units(units) as lines, out.open("a", encoding="utf-8") as sink:
+        todo = (u for u in parse_units(lines) if u.line not in done)
+        while chunk := list(islice(todo, batch)):
+            rows = _annotate_chunk(engine, chunk, options, turtle)
+            sink.write("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
+            sink.flush()
+            annotated += len(rows)
+            failed += sum(1 for row in rows if not row["ok"])
+            if progress:
+                progress(len(done) + annotated, total)
+    return AnnotateReport(units=total, kept=len(done), annotated=annotated, failed=failed,
+                          seconds=round(time.perf_counter() - started, 3))
+
+
+def _annotate_chunk(engine: Retrieving, chunk: Sequence[UnitLine], options: dict[str, Any],
+                    turtle: bool) -> list[dict[str, Any]]:
+    """The output rows of one chunk: one batch call, or one call per unit when it fails
+    (so that each failure lands on its own unit)."""
+    good = [(u.line, u.text) for u in chunk if u.text is not None]
+    found: dict[int, Context | Exception] = {}
+    try:
+        found.update(zip((line for line, _ in good), engine.retrieve_many(
+            [text for _, text in good], **options), strict=True))
+    except Exception:  # found again unit by unit, so each failure lands on its unit
+        for line, text in good:
+            try:
+                found[line] = engine.retrieve(text, **options)
+            except Exception as exc:  # recorded in the unit's line, the run goes on
+                found[line] = exc
+    rows = []
+    for unit in chunk:
+        result = found.get(unit.line)
+        if isinstance(result, Context):
+            rows.append(_ok_row(unit, result, turtle))
+            continue
+        kind = "InvalidUnit" if result is None else type(result).__name__
+        message = unit.error if result is None else str(result)
+        rows.append({"id": unit.id, "line": unit.line, "ok": False,
+                     "error": {"type": kind, "message": message}})
+    return rows
+
+
+def _ok_row(unit: UnitLine, context: Context, turtle: bool) -> dict[str, Any]:
+    row: dict[str, Any] = {"id": unit.id, "line": unit.line, "ok": True,
+                           "context": context.model_dump(mode="json", exclude={"ntriples"})}
+    if turtle:
+        row["turtle"] = context.serialize("turtle")
+    return row
+
+
+def _count_units(path: Path) -> int:
+    with _open_units(path) as lines:
+        return sum(1 for line in lines if line.strip())
+
+
+def _open_units(path: Path) -> Any:
+    try:
+        return path.open(encoding="utf-8")
+    except OSError as exc:
+        raise OntoRetrieveError(f"cannot read the units file {path}: {exc}") from exc
+
+
+def _keep_good_lines(out: Path) -> set[int]:
+    """The input lines an earlier run wrote good rows for; the output rewritten with only
+    those rows (by a rename, so it is never half-rewritten)."""
+    if not out.exists():
+        out.parent.mkdir(parents=True, exist_ok=True)
+        return set()
+    kept: dict[int, str] = {}
+    with out.open(encoding="utf-8", errors="replace") as previous:
+        for raw in previous:
+            try:
+                row = json.loads(raw)
+            except ValueError:
+                continue  # the half-written last line of a killed run
+            if isinstance(row, dict) and row.get("ok") is True and isinstance(row.get("line"),
+                                                                              int):
+                kept[row["line"]] = raw if raw.endswith("\n") else raw + "\n"
+    staging = out.with_name(out.name + ".resume")
+    staging.write_text("".join(kept[line] for line in sorted(kept)), encoding="utf-8")
+    os.replace(staging, out)
+    return set(kept)
