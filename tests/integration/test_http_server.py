@@ -88,6 +88,26 @@ def test_every_route_answers_its_tenant_only(server: httpx.Client) -> None:
     assert beta["ambiguous"] is False
 
 
+def test_batch_retrieve_answers_as_retrieve_does_in_its_tenant(server: httpx.Client) -> None:
+    texts = ["a 5 mV signal for 4 days", "a sensor observes a property", "mV"]
+    for tenant in ("alpha", "beta"):
+        r = server.post(f"/v1/{tenant}/retrieve/batch", json={"texts": texts},
+                        headers=_key(tenant))
+        assert r.status_code == 200, r.text
+        assert_isolated(tenant, r.text)
+        results = r.json()["results"]
+        assert len(results) == len(texts)
+        for text, result in zip(texts, results, strict=True):
+            single = server.post(f"/v1/{tenant}/retrieve", json={"text": text},
+                                 headers=_key(tenant)).json()
+            assert result["turtle"] == single["turtle"]
+            assert result["context"]["terms"] == single["context"]["terms"]
+    r = server.post("/v1/beta/retrieve/batch", json={"texts": []}, headers=_key("beta"))
+    assert r.status_code == 422
+    assert server.post("/v1/beta/retrieve/batch", json={"texts": ["mV"]},
+                       headers=_key("alpha")).status_code == 403
+
+
 def test_a_key_reaches_its_own_tenant_only(server: httpx.Client) -> None:
     body = {"mention": "mV"}
     assert server.post("/v1/beta/lookup", json=body).status_code == 401
