@@ -278,3 +278,6 @@ class SyncReport(BaseModel):
     embed_seconds: float
     texts_from_cache: int = 0
     """Texts whose vectors came from the document cache instead of the model."""
+    texts_encoded: int = 0
+    """Dense texts the model encoded in this sync (the rest came from stored points or
+    the document cache): what a base shared by several tenants costs each of them."""

@@ -160,7 +160,8 @@ class IndexSync:
         desired, partial = self._desired_versions()
         plan = plan_sync(desired, set(state.ontologies), state.pending,
                          catalog_empty=not desired, last_load_partial=partial)
-        counters = {"embedded": 0, "reused": 0, "deleted": 0, "embed_seconds": 0.0}
+        counters = {"embedded": 0, "reused": 0, "deleted": 0, "embed_seconds": 0.0,
+                    "texts": 0}
         for content_hash in plan.keep:  # sources may have moved or been added
             state.ontologies[content_hash].sources = [v.source for v in desired[content_hash]]
         if (old_location is None and not plan.add and not plan.remove and not state.pending
@@ -187,8 +188,10 @@ class IndexSync:
             self._drop_location(old_location)
         self._sync_forms(state, desired, plan.remove, progress)
         report = self._report(state, rebuild, plan, state.points, counters, started)
+        report.texts_encoded = int(counters["texts"])
         if isinstance(self._embedder, CachedEmbedder):
             report.texts_from_cache = self._embedder.reused
+            report.texts_encoded = self._embedder.embedded
         return report
 
     def _starting_state(self, rebuild: bool) -> tuple[IndexState, Path, str | None]:
@@ -352,6 +355,7 @@ class IndexSync:
         fresh = self._embed(missing)
         counters["embed_seconds"] += time.perf_counter() - started
         counters["embedded"] += len(missing)
+        counters["texts"] += sum(2 if a.neighborhood_text else 1 for a in missing)
         counters["reused"] += len(unique) - len(missing)
         points = []
         for key, atom in unique.items():

@@ -174,3 +174,48 @@ def test_slice_is_the_retrieve_path_at_the_callers_budget(tenant_config: Path) -
             assert cut.blocks_kept == cut.blocks_total
         with pytest.raises(Exception, match="at least 1"):
             engine.retrieve(TEXTS[0], tenant="beta", max_tokens=0)
+
+
+def test_a_base_shared_by_two_tenants_is_encoded_once_and_isolation_holds(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tenants t1 and t2 both include ``base``; each adds its own ontology. The base is
+    written into three indexes (base, t1, t2: each tenant's index stays its own) but
+    its texts are encoded by the model once; the other two take its vectors from the
+    document cache. Neither tenant sees the other's ontology."""
+    config = tmp_path / "ontoretrieve.toml"
+    config.write_text("\n".join([
+        f'data_dir = "{tmp_path / "data"}"', "[tenants.base]",
+        "[tenants.t1]", 'includes = ["base"]', "[tenants.t2]", 'includes = ["base"]']) + "\n",
+        encoding="utf-8")
+    with Engine.open(load_settings(config)) as engine:
+        model = engine.embedder()
+        encoded: list[str] = []
+        encode = model.embed_documents
+
+        def counting(texts: list[str]) -> object:
+            encoded.extend(texts)
+            return encode(texts)
+
+        monkeypatch.setattr(model, "embed_documents", counting)
+        _, first = engine.catalog_load(FIXTURES / "mini.ttl", tenant="t1")
+        _, second = engine.catalog_load(FIXTURES / "second.ttl", tenant="t2")
+        own = len(encoded)
+        assert own == first.texts_encoded + second.texts_encoded
+        # Loading the base syncs base, then t1 and t2 (they include it).
+        _, base = engine.catalog_load(FIXTURES / "qudt-units-subset.ttl", tenant="base")
+        assert base.texts_encoded > 0
+        assert len(encoded) - own == base.texts_encoded  # once, not three times
+        assert len(encoded) == len(set(encoded))
+        for tenant in ("t1", "t2"):
+            status = engine.index_status(tenant=tenant)
+            assert status.fingerprint_matches and status.catalog_not_indexed == 0
+        for tenant, foreign in (("t1", "example.org/second"), ("t2", "example.org/mini")):
+            for text in [*TEXTS, "thing two", "weight of a device"]:
+                for mode in (Mode.AUTO, Mode.VECTOR, Mode.LEXICAL, Mode.FULL):
+                    dumped = engine.retrieve(text, tenant=tenant, mode=mode).model_dump_json()
+                    assert foreign not in dumped
+                assert foreign not in engine.lookup(text, tenant=tenant).model_dump_json()
+            assert foreign not in json.dumps([v.model_dump(mode="json")
+                                              for v in engine.catalog_list(tenant=tenant)])
+            assert any("MilliV" in t for t in engine.retrieve(
+                "a 5 mV signal", tenant=tenant, mode=Mode.VECTOR).terms)
