@@ -29,6 +29,7 @@ from ontoretrieve.backends.vector_index import (
     keyword_conditions,
     named_vectors,
     query_vector,
+    ranked_hits,
     stored_by_key,
     stored_from_named,
 )
@@ -147,8 +148,7 @@ class QdrantClientIndex:
                     for q in queries]
         responses = self._call(self._client.query_batch_points, self.collection,
                                requests=requests)
-        return [[LaneHit(str(p.id), float(p.score), as_payload(p.payload))
-                 for p in response.points] for response in responses]
+        return [ranked_hits(response.points) for response in responses]
 
     def matching(self, field: str, values: Sequence[str], limit: int = 256,
                  ontology_hashes: Sequence[str] | None = None) -> list[AtomPayload]:

@@ -27,6 +27,7 @@ from ontoretrieve.backends.vector_index import (
     keyword_conditions,
     named_vectors,
     query_vector,
+    ranked_hits,
     stored_by_key,
     stored_from_named,
 )
@@ -122,8 +123,7 @@ class EdgeIndex:
             for q in queries
         ]
         results = self._shard.query_batch(qe.QueryBatchRequest(requests))
-        return [[LaneHit(str(p.id), float(p.score), as_payload(p.payload)) for p in hits]
-                for hits in results]
+        return [ranked_hits(hits) for hits in results]
 
     def matching(self, field: str, values: Sequence[str], limit: int = 256,
                  ontology_hashes: Sequence[str] | None = None) -> list[AtomPayload]:

@@ -42,6 +42,7 @@ __all__ = [
     "named_vectors",
     "point_id",
     "query_vector",
+    "ranked_hits",
     "stored_by_key",
     "stored_from_named",
 ]
@@ -185,6 +186,23 @@ def point_id(key: str) -> str:
     'd0afb9ae-08bc-544e-af44-4f3178711c54'
     """
     return str(uuid.uuid5(uuid.NAMESPACE_URL, key))
+
+
+def ranked_hits(points: Iterable[Any]) -> list[LaneHit]:
+    """Scored points (``id``, ``score``, ``payload``) as hits, best first, ties by point id.
+
+    A store orders equal scores by its own internals (insertion order, segments),
+    so two builds of one catalog, or two backends, could rank tied terms apart;
+    the point id (from the term and its version) makes the order the data's.
+
+    >>> from types import SimpleNamespace as P
+    >>> [h.point_id for h in ranked_hits([P(id="b", score=1.0, payload={}),
+    ...                                   P(id="a", score=1.0, payload={}),
+    ...                                   P(id="c", score=2.0, payload={})])]
+    ['c', 'a', 'b']
+    """
+    hits = [LaneHit(str(p.id), float(p.score), as_payload(p.payload)) for p in points]
+    return sorted(hits, key=lambda hit: (-hit.score, hit.point_id))
 
 
 @runtime_checkable
