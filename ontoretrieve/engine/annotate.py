@@ -31,7 +31,7 @@ from typing import Any, Protocol
 from ontoretrieve.context.model import Context, Mode
 from ontoretrieve.errors import OntoRetrieveError
 
-__all__ = ["AnnotateReport", "UnitLine", "annotate_file", "parse_units"]
+__all__ = ["AnnotateReport", "UnitLine", "annotate_file", "ok_row", "parse_units"]
 
 AnnotateProgress = Callable[[int, int], None]
 """Called before the first batch and after each: (units done, units in the file)."""
@@ -148,7 +148,7 @@ def _annotate_chunk(engine: Retrieving, chunk: Sequence[UnitLine], options: dict
     for unit in chunk:
         result = found.get(unit.line)
         if isinstance(result, Context):
-            rows.append(_ok_row(unit, result, turtle))
+            rows.append(ok_row(unit, result, turtle))
             continue
         kind = "InvalidUnit" if result is None else type(result).__name__
         message = unit.error if result is None else str(result)
@@ -157,7 +157,8 @@ def _annotate_chunk(engine: Retrieving, chunk: Sequence[UnitLine], options: dict
     return rows
 
 
-def _ok_row(unit: UnitLine, context: Context, turtle: bool) -> dict[str, Any]:
+def ok_row(unit: UnitLine, context: Context, turtle: bool) -> dict[str, Any]:
+    """The output line of a unit retrieved well."""
     row: dict[str, Any] = {"id": unit.id, "line": unit.line, "ok": True,
                            "context": context.model_dump(mode="json", exclude={"ntriples"})}
     if turtle:

@@ -71,8 +71,10 @@ def pick_senses(mentions: Sequence[Mention], windows: Sequence[Window],
         if len(iris) <= keep or len(scored) <= keep:
             continue
         window = _window_at(windows, start)
-        near = sorted(scored, key=lambda i: -float(np.dot(window_vectors[window],
-                                                            term_vectors[i])))
+        # Equal fits (terms with one text in several ontologies) rank by IRI, never by
+        # the set's order, which changes from process to process.
+        near = sorted(scored, key=lambda i: (-float(np.dot(window_vectors[window],
+                                                             term_vectors[i])), i))
         outranked |= {(start, end, key, iri) for iri in near[keep:]}
     return [replace(m, outranked=True) if (m.start, m.end, m.key, m.iri) in outranked else m
             for m in mentions]
