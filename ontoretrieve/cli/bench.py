@@ -135,6 +135,10 @@ def recall_command(
     sweep: Annotated[str | None, typer.Option(
         "--sweep", help="Also run each value of one setting, e.g. "
         "expand.max_total_triples=300,600,1200,2400.")] = None,
+    batch: Annotated[int, typer.Option(
+        "--batch", min=0, max=4096, help="Prepare the query vectors and lane hits of this "
+        "many units at once (0: one by one). The rows are the same; per-unit latency then "
+        "leaves out what the batch did ahead.")] = 0,
     warm_up: Annotated[bool, typer.Option(
         "--warm-up/--no-warm-up", help="Run the units once untimed first (fills the graph "
         "cache as a long-running process has it).")] = True,
@@ -171,13 +175,13 @@ def recall_command(
                 with _Bars(not as_json) as bars:
                     summaries, warm = run_variants(retriever, resolved, chosen, out_dir,
                                                    warm_up=warm_up, progress=bars.update,
-                                                   scoped=scoped)
+                                                   scoped=scoped, batch=batch)
             finally:
                 retriever.close()
         data: dict[str, Any] = {
             "date": datetime.now(UTC).isoformat(timespec="seconds"), "command": command,
             "data_dir": str(settings.data_dir), "catalogs": [str(c) for c in catalogs],
-            "sample": sample, "seed": seed, "scoped": scoped,
+            "sample": sample, "seed": seed, "scoped": scoped, "batch": batch,
             "units_per_source": dict(Counter(u.source for u in chosen)),
             "warm_up_seconds": round(warm, 1),
             "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),

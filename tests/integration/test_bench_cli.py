@@ -133,3 +133,22 @@ def test_bad_units_path_is_named(tmp_path: Path) -> None:
         "bench", "recall", "--units", str(tmp_path), "--out", str(tmp_path / "out"),
         "--data-dir", str(tmp_path / "data")])
     assert result.exit_code == 2 and "not a units file" in result.output
+
+
+def test_batched_run_writes_the_same_rows(run: tuple[Path, dict[str, Any]]) -> None:
+    out, _ = run
+    root = out.parent
+    batched = root / "batched"
+    result = CliRunner().invoke(app, [
+        "bench", "recall", "--units", str(root / "corpus"), "--units", str(root / "t2k"),
+        "--out", str(batched), "--data-dir", str(root / "data"), "--batch", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["batch"] == 2
+    one_by_one, in_batches = _rows(out, "base"), _rows(batched, "base")
+    assert one_by_one.keys() == in_batches.keys()
+    # What was retrieved (ontology names differ: the second run's corpus files are
+    # written under its own output folder, so they are loaded as other sources).
+    same = ("retrieved_term_iris", "context_subjects", "context_triples_count",
+            "context_tokens", "funnel", "gold", "gold_at_tokens")
+    for unit_id, row in one_by_one.items():
+        assert {k: row[k] for k in same} == {k: in_batches[unit_id][k] for k in same}, unit_id
