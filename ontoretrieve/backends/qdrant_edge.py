@@ -75,6 +75,12 @@ class EdgeIndex:
             vectors={Lane.CORE.value: dense, Lane.NEIGHBORHOOD.value: dense},
             sparse_vectors={Lane.BM25.value: qe.EdgeSparseVectorParams(
                 modifier=qe.Modifier.Idf)},
+            # Segments indexed as a build goes (IndexSync optimizes every
+            # OPTIMIZE_EVERY atoms) stay apart up to this many, so no optimize ever
+            # builds the HNSW graphs of the whole shard at once: that one build was
+            # the peak of a 100k-atom index (benchmarks/RESULTS.md).
+            optimizers=qe.EdgeOptimizersConfig(default_segment_number=_SEGMENTS,
+                                               max_segment_size=_SEGMENT_KB),
         )
 
     def upsert(self, points: Sequence[IndexPoint]) -> None:
@@ -161,6 +167,12 @@ class EdgeIndex:
     def close(self) -> None:
         self._shard.flush()
         self._shard.close()
+
+
+_SEGMENTS = 32
+"""Segments the optimizer keeps before it merges any."""
+_SEGMENT_KB = 400_000
+"""Largest segment a merge may make (the biggest bench ontology, GO, is about 330 MB)."""
 
 
 def _has_segments(path: Path) -> bool:

@@ -65,6 +65,9 @@ started, of those to add), "embed" (atoms written, of the current version) and
 "forms" (versions whose mention forms were written)."""
 
 _CHUNK = 512
+OPTIMIZE_EVERY = 15_000
+"""Atoms written between two optimizes of a build: each HNSW build covers about this
+many points rather than the whole index, which bounds a big build's peak memory."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,9 +232,11 @@ class IndexSync:
         """Atomize, embed and write the added versions one at a time (streamed).
 
         Only the version being written and the one atomized ahead are in memory,
-        so peak memory follows the largest ontology, not the catalog. Each is
-        recorded as pending until its points are flushed.
+        so peak memory follows the largest ontology, not the catalog; the index is
+        optimized every ``OPTIMIZE_EVERY`` atoms, so its HNSW graphs are built in
+        parts. Each version is recorded as pending until its points are flushed.
         """
+        unoptimized = 0
         for number, (content_hash, atoms) in enumerate(self._atomized(plan.add, desired),
                                                        start=1):
             if progress:
@@ -244,6 +249,10 @@ class IndexSync:
                 if progress:
                     progress("embed", start + len(chunk), len(atoms))
             index.flush()
+            unoptimized += len(atoms)
+            if unoptimized >= OPTIMIZE_EVERY:  # index this part now: one build per part
+                index.optimize()
+                unoptimized = 0
             first = desired[content_hash][0]
             state.ontologies[content_hash] = IndexedOntology(
                 ontology_iri=first.ontology_iri, version=first.version,
