@@ -243,3 +243,34 @@ def test_a_build_streams_one_ontology_at_a_time(
     first_write = events.index(("write", order[0]))
     # One version atomized ahead, never the whole catalog before the first write.
     assert events.index(("atomize", order[2])) > first_write
+
+
+def test_a_build_optimizes_in_parts(tmp_path: Path, catalog_dir: Path,
+                                    real_embedder: FastEmbedder,
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The HNSW graphs of a big build are made every OPTIMIZE_EVERY atoms, not all at the
+    end (the whole-shard build was the peak of a 100k-atom index)."""
+    import ontoretrieve.index.sync as sync_module
+    from ontoretrieve.backends.qdrant_edge import EdgeIndex
+
+    shutil.copy(FIXTURES / "qudt-units-subset.ttl", catalog_dir / "units.ttl")
+    monkeypatch.setattr(sync_module, "OPTIMIZE_EVERY", 5)
+    calls: list[int] = []
+    optimize = EdgeIndex.optimize
+
+    def counting(self: EdgeIndex) -> None:
+        calls.append(self.count())
+        optimize(self)
+
+    monkeypatch.setattr(EdgeIndex, "optimize", counting)
+    settings = settings_for(tmp_path, embed={"reindex_concurrency": 1})
+    store = OxigraphStore.in_memory()
+    _, report = sync_index(settings, store, catalog_path=catalog_dir, embedder=real_embedder)
+    assert len(calls) >= 3 and calls[0] < report.atoms_total  # parts, then the end
+    index, _ = open_query_index(settings)
+    try:
+        assert index.count() == report.atoms_total
+        hits = index.search(Lane.CORE, list(real_embedder.embed_queries(["millivolt"])), 3)
+        assert hits[0] and hits[0][0].payload["iri"].endswith("MilliV")
+    finally:
+        index.close()
