@@ -25,8 +25,9 @@ An empty ``PreparedQueries`` (``NOTHING_PREPARED``) is the one-text path:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from ontoretrieve.backends.vector_index import (
     DenseVector,
@@ -38,6 +39,8 @@ from ontoretrieve.backends.vector_index import (
 from ontoretrieve.index.embed import DenseMatrix, Embedder
 
 __all__ = ["NOTHING_PREPARED", "PreparedQueries", "SearchKey"]
+
+V = TypeVar("V")
 
 SearchKey = tuple[Lane, int, tuple[str, ...] | None, str]
 """A lane search: (lane, depth, scope or None, the query's text)."""
@@ -59,19 +62,11 @@ class PreparedQueries:
 
     def dense_queries(self, embedder: Embedder, texts: Sequence[str]) -> list[DenseVector]:
         """The dense query vectors of ``texts``, encoding only those not prepared."""
-        missing = [t for t in dict.fromkeys(texts) if t not in self.dense]
-        found = dict(self.dense) if self.frozen else self.dense
-        if missing:
-            found.update(zip(missing, embedder.embed_queries(missing), strict=True))
-        return [found[t] for t in texts]
+        return _memoized(self.dense, self.frozen, texts, embedder.embed_queries)
 
     def sparse_queries(self, embedder: Embedder, texts: Sequence[str]) -> list[SparseVector]:
         """The BM25 query vectors of ``texts``, computing only those not prepared."""
-        missing = [t for t in dict.fromkeys(texts) if t not in self.sparse]
-        found = dict(self.sparse) if self.frozen else self.sparse
-        if missing:
-            found.update(zip(missing, embedder.sparse_queries(missing), strict=True))
-        return [found[t] for t in texts]
+        return _memoized(self.sparse, self.frozen, texts, embedder.sparse_queries)
 
     def search(self, index: VectorIndex, lane: Lane, texts: Sequence[str],
                queries: Sequence[DenseVector] | Sequence[SparseVector], depth: int,
@@ -87,6 +82,17 @@ class PreparedQueries:
             searched = index.search(lane, batch, depth, scope)  # type: ignore[arg-type]
             found.update((keys[i], hits) for i, hits in zip(missing, searched, strict=True))
         return [found[key] for key in keys]
+
+
+def _memoized(known: dict[str, V], frozen: bool, texts: Sequence[str],
+              compute: Callable[[list[str]], Iterable[V]]) -> list[V]:
+    """``known[t]`` for each text, computing the missing ones in one call (and keeping
+    them unless ``frozen``)."""
+    missing = [t for t in dict.fromkeys(texts) if t not in known]
+    found = dict(known) if frozen else known
+    if missing:
+        found.update(zip(missing, compute(missing), strict=True))
+    return [found[t] for t in texts]
 
 
 NOTHING_PREPARED = PreparedQueries(frozen=True)
