@@ -7,14 +7,20 @@ the ontology's hash, the index keeps both versions' vectors)::
     python benchmarks/proposal_apply.py --data-dir /work/data/bench-apply
 
 The update adds one labelled class under an existing class of the largest
-ontology (or ``--ontology IRI``); the figures go to stdout as JSON.
+ontology (or ``--ontology IRI``); the figures go to stdout as JSON. With
+``--readers`` a thread retrieves (distinct texts, so no cached answer) all
+through the apply and the rollback, and the JSON says how many reads were
+answered while each ran and the longest a read waited.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +30,53 @@ from ontoretrieve import Engine, Mode, OntologyUpdate, Proposal, load_settings
 from ontoretrieve.rdf.vocab import OWL, RDF, RDFS
 
 
-def run(data_dir: Path, ontology: str | None) -> dict[str, Any]:
+class Reader:
+    """Retrieves in a loop on its own thread, recording when each read started and ended."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine, self.reads, self.errors = engine, [], 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, daemon=True)
+
+    def _loop(self) -> None:
+        number = 0
+        while not self._stop.is_set():
+            number += 1
+            started = time.perf_counter()
+            try:
+                self.engine.retrieve(f"reading number {number} about a cell nucleus",
+                                     mode=Mode.VECTOR)
+            except Exception:  # counted: a read that failed during a write
+                self.errors += 1
+            self.reads.append((started, time.perf_counter()))
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def during(self, begin: float, end: float) -> dict[str, Any]:
+        """Reads answered while [begin, end] ran; the longest read overlapping it."""
+        answered = [(a, b) for a, b in self.reads if begin <= b <= end]
+        overlapping = [b - a for a, b in self.reads if a <= end and b >= begin]
+        return {"answered": len(answered),
+                "longest_read_s": round(max(overlapping, default=0.0), 2),
+                "errors": self.errors}
+
+
+@contextmanager
+def timed(timings: dict[str, float], name: str, spans: dict[str, tuple[float, float]]
+          ) -> Iterator[None]:
+    started = time.perf_counter()
+    yield
+    ended = time.perf_counter()
+    timings[name] = ended - started
+    spans[name] = (started, ended)
+
+
+def run(data_dir: Path, ontology: str | None, readers: bool = False) -> dict[str, Any]:
     with Engine.open(load_settings(data_dir=data_dir)) as engine:
         versions = engine.catalog_list()
         target = (next(v for v in versions if v.ontology_iri == ontology) if ontology
@@ -39,18 +91,21 @@ def run(data_dir: Path, ontology: str | None) -> dict[str, Any]:
             ontology_iri=target.ontology_iri, base_hash=target.content_hash, add=add)])
         engine.retrieve("warm-up: load the model and the index")
         timings: dict[str, float] = {}
-        started = time.perf_counter()
-        report = engine.propose(proposal)
-        timings["validate"] = time.perf_counter() - started
-        started = time.perf_counter()
-        result = engine.apply(proposal)
-        timings["apply_with_sync"] = time.perf_counter() - started
-        started = time.perf_counter()
-        found = new in engine.retrieve("a zeolithic quasicrystal", mode=Mode.VECTOR).terms
-        timings["first_retrieval"] = time.perf_counter() - started
-        started = time.perf_counter()
-        _, back = engine.rollback(target.ontology_iri)
-        timings["rollback_with_sync"] = time.perf_counter() - started
+        spans: dict[str, tuple[float, float]] = {}
+        reader = Reader(engine)
+        if readers:
+            reader.start()
+        with timed(timings, "validate", spans):
+            report = engine.propose(proposal)
+        with timed(timings, "apply_with_sync", spans):
+            result = engine.apply(proposal)
+        with timed(timings, "first_retrieval", spans):
+            found = new in engine.retrieve("a zeolithic quasicrystal", mode=Mode.VECTOR).terms
+        with timed(timings, "rollback_with_sync", spans):
+            _, back = engine.rollback(target.ontology_iri)
+        if readers:
+            time.sleep(2)
+            reader.stop()
         restored = next(v.content_hash for v in engine.catalog_list()
                         if v.source == target.source)
     assert result.index is not None
@@ -62,7 +117,11 @@ def run(data_dir: Path, ontology: str | None) -> dict[str, Any]:
         "apply_index": {"embedded": result.index.atoms_embedded,
                         "reused": result.index.atoms_reused,
                         "deleted": result.index.atoms_deleted},
-        "rollback_index": {"embedded": back.atoms_embedded, "reused": back.atoms_reused},
+        "apply_layered": result.index.versions_layered,
+        "rollback_index": {"embedded": back.atoms_embedded, "reused": back.atoms_reused,
+                           "revived": back.versions_revived, "deleted": back.atoms_deleted},
+        "reads": ({name: reader.during(*spans[name]) for name in
+                   ("apply_with_sync", "rollback_with_sync")} if readers else None),
         "new_term_retrieved": found, "hash_restored": restored == target.content_hash,
     }
 
@@ -71,8 +130,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data-dir", type=Path, required=True)
     parser.add_argument("--ontology")
+    parser.add_argument("--readers", action="store_true",
+                        help="retrieve on a second thread all through apply and rollback")
     args = parser.parse_args()
-    print(json.dumps(run(args.data_dir, args.ontology), indent=2))
+    print(json.dumps(run(args.data_dir, args.ontology, args.readers), indent=2))
 
 
 if __name__ == "__main__":

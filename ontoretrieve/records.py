@@ -281,3 +281,8 @@ class SyncReport(BaseModel):
     texts_encoded: int = 0
     """Dense texts the model encoded in this sync (the rest came from stored points or
     the document cache): what a base shared by several tenants costs each of them."""
+    versions_layered: int = 0
+    """Added versions written as a layer over the version they replace (only their
+    changed atoms written); the others were written whole."""
+    versions_revived: int = 0
+    """Added versions whose points were still kept as a layer (a rollback): no write."""

@@ -7,7 +7,7 @@ tests and congruence checks against ``EdgeIndex``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -138,11 +138,11 @@ class QdrantClientIndex:
                 break
 
     def search(self, lane: Lane, queries: Sequence[DenseVector] | Sequence[SparseVector],
-               limit: int, ontology_hashes: Sequence[str] | None = None
-               ) -> list[list[LaneHit]]:
+               limit: int, ontology_hashes: Sequence[str] | None = None,
+               hidden: Collection[str] = ()) -> list[list[LaneHit]]:
         if not queries:
             return []
-        scope = None if ontology_hashes is None else _any_of("ontology_hash", ontology_hashes)
+        scope = _scope(None, (), ontology_hashes, hidden)
         requests = [models.QueryRequest(query=query_vector(q, _sparse), using=lane.value,
                                         limit=limit, filter=scope, with_payload=HIT_FIELDS)
                     for q in queries]
@@ -151,27 +151,34 @@ class QdrantClientIndex:
         return [ranked_hits(response.points) for response in responses]
 
     def matching(self, field: str, values: Sequence[str], limit: int = 256,
-                 ontology_hashes: Sequence[str] | None = None) -> list[AtomPayload]:
+                 ontology_hashes: Sequence[str] | None = None,
+                 hidden: Collection[str] = ()) -> list[AtomPayload]:
         if not values:
             return []
         records, _ = self._call(self._client.scroll, self.collection,
-                                scroll_filter=_any_of(field, values, ontology_hashes),
+                                scroll_filter=_scope(field, values, ontology_hashes, hidden),
                                 limit=limit,
                                 with_payload=True, with_vectors=False)
         return [as_payload(r.payload) for r in records]
 
-    def core_vectors(self, iris: Sequence[str]) -> dict[str, DenseVector]:
+    def core_vectors(self, iris: Sequence[str], ontology_hashes: Sequence[str] | None = None,
+                     hidden: Collection[str] = ()) -> dict[str, DenseVector]:
         if not iris:
             return {}
         records, _ = self._call(self._client.scroll, self.collection,
-                                scroll_filter=_any_of("iri", iris), limit=len(iris) * 4,
+                                scroll_filter=_scope("iri", iris, ontology_hashes, hidden),
+                                limit=len(iris) * 4,
                                 with_payload=["iri"], with_vectors=[Lane.CORE.value])
         return {str((r.payload or {})["iri"]): np.asarray(r.vector[Lane.CORE.value],
                                                           dtype=np.float32)
                 for r in records}
 
     def count(self, ontology_hash: str | None = None) -> int:
-        condition = _any_of("ontology_hash", [ontology_hash]) if ontology_hash else None
+        return self.count_points([ontology_hash] if ontology_hash else None)
+
+    def count_points(self, ontology_hashes: Sequence[str] | None,
+                     hidden: Collection[str] = ()) -> int:
+        condition = _scope(None, (), ontology_hashes, hidden)
         return int(self._call(self._client.count, self.collection, count_filter=condition,
                               exact=True).count)
 
@@ -191,13 +198,23 @@ class QdrantClientIndex:
         return result
 
 
-def _any_of(key: str, values: Sequence[str],
-            ontology_hashes: Sequence[str] | None = None) -> models.Filter:
-    """``key`` is one of ``values`` (and the point of one of ``ontology_hashes``, if given)."""
+def _any_of(key: str, values: Sequence[str]) -> models.Filter:
+    """``key`` is one of ``values``."""
+    return _scope(key, values, None, ()) or models.Filter()
+
+
+def _scope(key: str | None, values: Sequence[str], ontology_hashes: Sequence[str] | None,
+           hidden: Collection[str]) -> models.Filter | None:
+    """``key`` is one of ``values`` (when given), the point is stored under one of
+    ``ontology_hashes`` (when given) and its id is not in ``hidden``; None: no condition."""
     must: list[models.Condition] = [
         models.FieldCondition(key=field, match=models.MatchAny(any=allowed))
         for field, allowed in keyword_conditions(key, values, ontology_hashes)]
-    return models.Filter(must=must)
+    must_not: list[models.Condition] = (
+        [models.HasIdCondition(has_id=sorted(hidden))] if hidden else [])
+    if not must and not must_not:
+        return None
+    return models.Filter(must=must or None, must_not=must_not or None)
 
 
 def _sparse(indices: list[int], values: list[float]) -> models.SparseVector:

@@ -6,7 +6,7 @@ lane for all windows of a unit run as one ``query_batch``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from pathlib import Path
 from typing import Any, cast
 
@@ -117,11 +117,11 @@ class EdgeIndex:
                 break
 
     def search(self, lane: Lane, queries: Sequence[DenseVector] | Sequence[SparseVector],
-               limit: int, ontology_hashes: Sequence[str] | None = None
-               ) -> list[list[LaneHit]]:
+               limit: int, ontology_hashes: Sequence[str] | None = None,
+               hidden: Collection[str] = ()) -> list[list[LaneHit]]:
         if not queries:
             return []
-        scope = None if ontology_hashes is None else _any_of("ontology_hash", ontology_hashes)
+        scope = _scope(None, (), ontology_hashes, hidden)
         requests = [
             qe.QueryRequest(limit=limit, query=qe.Query.Nearest(query_vector(q, qe.SparseVector),
                                                                 using=lane.value),
@@ -132,19 +132,22 @@ class EdgeIndex:
         return [ranked_hits(hits) for hits in results]
 
     def matching(self, field: str, values: Sequence[str], limit: int = 256,
-                 ontology_hashes: Sequence[str] | None = None) -> list[AtomPayload]:
+                 ontology_hashes: Sequence[str] | None = None,
+                 hidden: Collection[str] = ()) -> list[AtomPayload]:
         if not values:
             return []
         records, _ = self._shard.scroll(qe.ScrollRequest(
-            limit=limit, filter=_any_of(field, values, ontology_hashes),
+            limit=limit, filter=_scope(field, values, ontology_hashes, hidden),
             with_payload=True, with_vector=False))
         return [as_payload(r.payload) for r in records]
 
-    def core_vectors(self, iris: Sequence[str]) -> dict[str, DenseVector]:
+    def core_vectors(self, iris: Sequence[str], ontology_hashes: Sequence[str] | None = None,
+                     hidden: Collection[str] = ()) -> dict[str, DenseVector]:
         if not iris:
             return {}
         records, _ = self._shard.scroll(qe.ScrollRequest(
-            limit=len(iris) * 4, filter=_any_of("iri", iris), with_payload=["iri"],
+            limit=len(iris) * 4, filter=_scope("iri", iris, ontology_hashes, hidden),
+            with_payload=["iri"],
             with_vector=[Lane.CORE.value]))
         found: dict[str, DenseVector] = {}
         for record in records:
@@ -154,7 +157,11 @@ class EdgeIndex:
         return found
 
     def count(self, ontology_hash: str | None = None) -> int:
-        condition = _any_of("ontology_hash", [ontology_hash]) if ontology_hash else None
+        return self.count_points([ontology_hash] if ontology_hash else None)
+
+    def count_points(self, ontology_hashes: Sequence[str] | None,
+                     hidden: Collection[str] = ()) -> int:
+        condition = _scope(None, (), ontology_hashes, hidden)
         return int(self._shard.count(qe.CountRequest(filter=condition, exact=True)))
 
     def flush(self) -> None:
@@ -179,9 +186,18 @@ def _has_segments(path: Path) -> bool:
     return (path / "segments").is_dir() and any((path / "segments").iterdir())
 
 
-def _any_of(key: str, values: Sequence[str],
-            ontology_hashes: Sequence[str] | None = None) -> qe.Filter:
-    """``key`` is one of ``values`` (and the point of one of ``ontology_hashes``, if given)."""
-    return qe.Filter(must=[qe.FieldCondition(key=field, match=qe.MatchAny(any=allowed))
-                           for field, allowed in keyword_conditions(key, values,
-                                                                    ontology_hashes)])
+def _any_of(key: str, values: Sequence[str]) -> qe.Filter:
+    """``key`` is one of ``values``."""
+    return qe.Filter(must=[qe.FieldCondition(key=key, match=qe.MatchAny(any=list(values)))])
+
+
+def _scope(key: str | None, values: Sequence[str], ontology_hashes: Sequence[str] | None,
+           hidden: Collection[str]) -> qe.Filter | None:
+    """``key`` is one of ``values`` (when given), the point is stored under one of
+    ``ontology_hashes`` (when given) and its id is not in ``hidden``; None: no condition."""
+    must: list[Any] = [qe.FieldCondition(key=field, match=qe.MatchAny(any=allowed))
+                       for field, allowed in keyword_conditions(key, values, ontology_hashes)]
+    must_not: list[Any] = [qe.HasIdCondition(point_ids=set(hidden))] if hidden else []
+    if not must and not must_not:
+        return None
+    return qe.Filter(must=must or None, must_not=must_not or None)

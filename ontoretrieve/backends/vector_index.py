@@ -16,7 +16,7 @@ Adapters: ``EdgeIndex`` (Qdrant Edge, in-process, the default) and
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol, cast, runtime_checkable
@@ -120,16 +120,19 @@ SparseFactory = Callable[[list[int], list[float]], Any]
 """The SDK's sparse vector constructor, from indices and values."""
 
 
-def keyword_conditions(key: str, values: Sequence[str],
+def keyword_conditions(key: str | None, values: Sequence[str],
                        ontology_hashes: Sequence[str] | None = None
                        ) -> list[tuple[str, list[str]]]:
     """(field, any of these values) conditions that must all hold: ``key`` is one of
-    ``values``, and the point belongs to one of ``ontology_hashes`` when given.
+    ``values`` (when a key is given), and the point belongs to one of
+    ``ontology_hashes`` when given.
 
     >>> keyword_conditions("iri", ["a"], ["h"])
     [('iri', ['a']), ('ontology_hash', ['h'])]
+    >>> keyword_conditions(None, [], ["h"])
+    [('ontology_hash', ['h'])]
     """
-    must = [(key, list(values))]
+    must = [] if key is None else [(key, list(values))]
     if ontology_hashes is not None:
         must.append(("ontology_hash", list(ontology_hashes)))
     return must
@@ -227,11 +230,12 @@ class VectorIndex(Protocol):
         ...
 
     def search(self, lane: Lane, queries: Sequence[DenseVector] | Sequence[SparseVector],
-               limit: int, ontology_hashes: Sequence[str] | None = None
-               ) -> list[list[LaneHit]]:
+               limit: int, ontology_hashes: Sequence[str] | None = None,
+               hidden: Collection[str] = ()) -> list[list[LaneHit]]:
         """One ranked hit list per query, best first, in one batch where possible.
 
-        ``ontology_hashes`` scopes the search to those ontology versions (None: all).
+        ``ontology_hashes`` scopes the search to points stored under those hashes
+        (None: all); points whose ids are in ``hidden`` are never returned.
         """
         ...
 
@@ -241,17 +245,24 @@ class VectorIndex(Protocol):
         ...
 
     def matching(self, field: str, values: Sequence[str], limit: int = 256,
-                 ontology_hashes: Sequence[str] | None = None) -> list[AtomPayload]:
-        """Payloads of points whose keyword ``field`` equals one of ``values`` (of those
-        ontology versions only, when ``ontology_hashes`` is given)."""
+                 ontology_hashes: Sequence[str] | None = None,
+                 hidden: Collection[str] = ()) -> list[AtomPayload]:
+        """Payloads of points whose keyword ``field`` equals one of ``values`` (stored
+        under those hashes only, when ``ontology_hashes`` is given; none in ``hidden``)."""
         ...
 
-    def core_vectors(self, iris: Sequence[str]) -> dict[str, DenseVector]:
-        """Core vectors by IRI (any one point per IRI), for MMR."""
+    def core_vectors(self, iris: Sequence[str], ontology_hashes: Sequence[str] | None = None,
+                     hidden: Collection[str] = ()) -> dict[str, DenseVector]:
+        """Core vectors by IRI (any one point per IRI, scoped as in ``matching``), for MMR."""
         ...
 
     def count(self, ontology_hash: str | None = None) -> int:
-        """Points in the collection, or of one ontology version."""
+        """Points in the collection, or stored under one ontology hash."""
+        ...
+
+    def count_points(self, ontology_hashes: Sequence[str] | None,
+                     hidden: Collection[str] = ()) -> int:
+        """Points stored under these hashes (None: any), not counting ``hidden`` ids."""
         ...
 
     def flush(self) -> None:

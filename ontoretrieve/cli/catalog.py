@@ -178,6 +178,10 @@ def index_status_command(data_dir: DataDir = None, config: ConfigFile = None,
         return
     out.print(f"index {status.location} ({status.backend}): {status.atoms} atoms from "
               f"{status.ontologies} ontology versions; updated {status.updated_at}")
+    if status.layered or status.retained:
+        out.print(f"{status.layered} version(s) written as layers over earlier ones; "
+                  f"{status.retained} earlier version(s) kept for them (a rollback reuses "
+                  "them; `ontoretrieve index --rebuild` compacts)")
     if status.catalog_not_indexed:
         out.print(f"[yellow]{status.catalog_not_indexed} catalog version(s) not indexed yet: "
                   "run ontoretrieve index[/]")

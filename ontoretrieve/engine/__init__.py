@@ -20,7 +20,7 @@ import hashlib
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
@@ -53,6 +53,7 @@ from ontoretrieve.index.build import (
     sync_index,
     tenant_dir,
 )
+from ontoretrieve.index.delta import VersionDelta
 from ontoretrieve.index.embed import Embedder
 from ontoretrieve.index.sync import SyncProgress
 from ontoretrieve.proposals.model import AppliedVersion, ApplyResult, Proposal, ProposalReport
@@ -74,6 +75,10 @@ class _Tenant:
     def __init__(self, name: str, overlay: OverlaySettings, hidden: Sequence[str]) -> None:
         self.name = name
         self.lock = threading.RLock()
+        """Held by every operation on the tenant's index: reads, and a write's switch."""
+        self.writing = threading.RLock()
+        """Held for the whole of a write (load, apply, rollback): one writer at a time,
+        while reads go on until the write needs the index."""
         self.retriever: Retriever | None = None
         self.rule = OverlayRule.of(overlay, hidden)
         self.aliases = overlay.aliases
@@ -152,17 +157,24 @@ class Engine:
 
     @contextmanager
     def _operation(self, tenant: _Tenant, name: str) -> Iterator[None]:
+        """Counted, timed, and holding the tenant's index lock."""
+        with tenant.lock, self._counted(tenant, name):
+            yield
+
+    @staticmethod
+    @contextmanager
+    def _counted(tenant: _Tenant, name: str) -> Iterator[None]:
+        """Counted and timed (errors apart), without a lock."""
         started = time.perf_counter()
-        with tenant.lock:
-            try:
-                yield
-            except Exception:
-                tenant.counts[f"{name}_errors"] += 1
-                raise
-            finally:
-                tenant.counts[name] += 1
-                tenant.seconds[name] = (tenant.seconds.get(name, 0.0)
-                                        + time.perf_counter() - started)
+        try:
+            yield
+        except Exception:
+            tenant.counts[f"{name}_errors"] += 1
+            raise
+        finally:
+            tenant.counts[name] += 1
+            tenant.seconds[name] = (tenant.seconds.get(name, 0.0)
+                                    + time.perf_counter() - started)
 
     def _check_text(self, text: str) -> None:
         limit = self.settings.server.max_text_chars
@@ -315,16 +327,24 @@ class Engine:
 
         Tenants that include this one are synced too, so none serves a stale index.
         """
-        state = self._tenant(tenant)
-        with self._operation(state, "catalog_load"):
+        return self._load_and_sync(self._tenant(tenant), path, rebuild=rebuild,
+                                   load_progress=load_progress, progress=progress)
+
+    def _load_and_sync(self, state: _Tenant, path: Path | None, *, rebuild: bool = False,
+                       load_progress: ProgressCallback | None = None,
+                       progress: SyncProgress | None = None,
+                       deltas: Mapping[str, VersionDelta] | None = None
+                       ) -> tuple[LoadReport | None, SyncReport]:
+        with state.writing, self._operation(state, "catalog_load"):
             self._close_retriever(state)
             reports = sync_index(self.settings, self.store, catalog_path=path, rebuild=rebuild,
-                                 tenant=tenant, embedder=self.embedder(),
-                                 load_progress=load_progress, progress=progress)
-            self.cache.clear(tenant)
+                                 tenant=state.name, embedder=self.embedder(),
+                                 load_progress=load_progress, progress=progress,
+                                 deltas=deltas)
+            self.cache.clear(state.name)
         for dependent in self.tenants():
-            if dependent != tenant and tenant in catalog_layers(self.settings.tenants,
-                                                                 dependent)[1:]:
+            if dependent != state.name and state.name in catalog_layers(
+                    self.settings.tenants, dependent)[1:]:
                 self.refresh(tenant=dependent)
         return reports
 
@@ -360,7 +380,8 @@ class Engine:
 
     def _runner(self, state: _Tenant) -> ProposalRunner:
         def search(query: str) -> list[SeedEvidence]:
-            return self._retriever(state).seed_retriever.seeds(query).seeds
+            with state.lock:  # one query at a time on the index, between readers'
+                return self._retriever(state).seed_retriever.seeds(query).seeds
 
         has_index = (tenant_dir(self.settings, state.name) / "state.json").exists()
         return ProposalRunner(self.settings, self.store, state.name,
@@ -369,32 +390,41 @@ class Engine:
     def propose(self, proposal: Proposal, *, tenant: str = DEFAULT_TENANT) -> ProposalReport:
         """Validate a proposal against the whole ontologies it names; nothing is written."""
         state = self._tenant(tenant)
-        with self._operation(state, "propose"):
+        with self._counted(state, "propose"):
             return self._runner(state).validate(proposal)[0]
 
     def apply(self, proposal: Proposal, *, tenant: str = DEFAULT_TENANT) -> ApplyResult:
         """Validate, then write new ontology versions and sync the index.
 
+        Reads of the tenant go on while the proposal is validated and the new
+        graphs are written; they wait only for the switch and the index sync,
+        which writes just the atoms the update changed (a layer over the
+        version it replaces).
+
         Raises ``ProposalRejected`` (with the report) when a check fails; then
         nothing is written and every catalog hash stays as it was.
         """
         state = self._tenant(tenant)
-        with self._operation(state, "apply"):
+        with state.writing, self._counted(state, "apply"):
             runner = self._runner(state)
             report, planned = runner.validate(proposal)
             if not report.conforms:
                 raise report.rejection()
-            applied = runner.apply(planned)
-            _, sync = self.catalog_load(None, tenant=tenant)
+            runner.write_graphs(planned)
+            with state.lock:
+                applied = runner.switch(planned)
+                deltas = {p.content_hash: p.delta for p in planned}
+                _, sync = self._load_and_sync(state, None, deltas=deltas)
             return ApplyResult(report=report, applied=applied, index=sync)
 
     def rollback(self, ontology_iri: str, *, tenant: str = DEFAULT_TENANT
                  ) -> tuple[AppliedVersion, SyncReport]:
-        """Switch an ontology back to the version its applied update replaced."""
+        """Switch an ontology back to the version its applied update replaced (its points
+        are still in the index, so nothing is embedded or written again)."""
         state = self._tenant(tenant)
-        with self._operation(state, "rollback"):
+        with state.writing, self._operation(state, "rollback"):
             restored = self._runner(state).rollback(ontology_iri)
-            _, sync = self.catalog_load(None, tenant=tenant)
+            _, sync = self._load_and_sync(state, None)
             return restored, sync
 
     def adapters(self, *, tenant: str = DEFAULT_TENANT) -> list[Adapter]:

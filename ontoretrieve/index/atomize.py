@@ -74,8 +74,11 @@ __all__ = [
     "Atom",
     "AtomSource",
     "Role",
+    "TermNeighbourhood",
     "atomize",
+    "atomize_terms",
     "indexed_iri",
+    "naming_predicates",
     "split_local_name",
 ]
 
@@ -169,6 +172,71 @@ def atomize(
             if indexed(iri)]
 
 
+@dataclass(frozen=True, slots=True)
+class TermNeighbourhood:
+    """The part of an ontology some terms' atoms are made from, each list in the
+    ontology's own triple order (which the texts depend on)."""
+
+    outgoing: Sequence[ox.Triple]
+    """Every statement about the terms."""
+    incoming: Sequence[ox.Triple]
+    """Every statement pointing at one of the terms."""
+    restrictions: Sequence[ox.Triple]
+    """The statements of the blank nodes the terms point at."""
+    names: Sequence[ox.Triple]
+    """Naming statements (``naming_predicates``) of the terms all of the above mention."""
+    predicates: frozenset[str]
+    """Those of the terms used as a predicate anywhere in the ontology."""
+
+
+def atomize_terms(terms: Iterable[str], hood: TermNeighbourhood, source: AtomSource,
+                  index: IndexSettings, triggers: TriggerSettings) -> list[Atom]:
+    """The atoms of ``terms`` alone, from their neighbourhood: equal to the atoms of
+    those terms that ``atomize`` makes from the whole ontology (tests check it).
+
+    >>> import pyoxigraph as ox
+    >>> from ontoretrieve.settings.groups import IndexSettings, TriggerSettings
+    >>> from ontoretrieve.rdf.vocab import RDFS
+    >>> t, u = ox.NamedNode("http://x/t"), ox.NamedNode("http://x/u")
+    >>> label = ox.Triple(t, ox.NamedNode(RDFS + "label"), ox.Literal("sensor"))
+    >>> hood = TermNeighbourhood([label], [], [], [], frozenset())
+    >>> [a.core_text for a in atomize_terms(["http://x/t", "http://x/u"], hood,
+    ...     AtomSource("http://x/o", None, "h"), IndexSettings(), TriggerSettings())]
+    ['sensor.']
+    """
+    if index.index_undescribed_iris:
+        raise ValueError("atomize_terms needs the whole ontology when undescribed IRIs "
+                         "are indexed (index.index_undescribed_iris)")
+    view = _OntologyView.build([*hood.outgoing, *hood.restrictions], index)
+    wanted = set(terms)
+    names = _OntologyView.build(hood.names, index).outgoing
+    for iri, statements in names.items():
+        view.outgoing.setdefault(iri, statements)  # the terms' own lists stay whole
+    incoming: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for t in hood.incoming:
+        if (isinstance(t.subject, ox.NamedNode) and isinstance(t.object, ox.NamedNode)
+                and t.predicate.value != RDF_TYPE
+                and t.predicate.value not in PROVENANCE_PREDICATES):
+            incoming[t.object.value].append((t.predicate.value, t.subject.value))
+    view.incoming = dict(incoming)
+    view.predicates = set(hood.predicates)
+    indexed = indexed_iri(index)
+    described = {t.subject.value for t in hood.outgoing if isinstance(t.subject, ox.NamedNode)
+                 and t.predicate.value not in PROVENANCE_PREDICATES}
+    return [_atom(iri, view, source, index, triggers) for iri in sorted(wanted & described)
+            if indexed(iri)]
+
+
+def naming_predicates(index: IndexSettings) -> tuple[str, ...]:
+    """The predicates a term's name in other terms' texts comes from (its first label).
+
+    >>> from ontoretrieve.rdf.vocab import RDFS
+    >>> RDFS + "label" in naming_predicates(IndexSettings())
+    True
+    """
+    return tuple(index.label_predicates) + (OBO_SYNONYMS if index.obo_synonyms else ())
+
+
 def indexed_iri(index: IndexSettings) -> Callable[[str], bool]:
     """Whether an IRI is one the atomizer indexes: absolute, outside the excluded namespaces.
 
@@ -219,7 +287,7 @@ class _OntologyView:
             if isinstance(obj, ox.NamedNode) and predicate != RDF_TYPE:
                 referenced.add(obj.value)
         referenced |= predicates
-        labels = tuple(index.label_predicates) + (OBO_SYNONYMS if index.obo_synonyms else ())
+        labels = naming_predicates(index)
         descriptions = tuple(d for d in ATOM_DESCRIPTION_PREDICATES
                              if index.obo_synonyms or d != OBO_DEFINITION)
         return cls(dict(outgoing), dict(blank), dict(incoming), predicates,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from pydantic import BaseModel
@@ -19,9 +19,11 @@ from ontoretrieve.backends.qdrant_edge import EdgeIndex
 from ontoretrieve.backends.vector_index import VectorIndex
 from ontoretrieve.catalog.store import Catalog, ProgressCallback
 from ontoretrieve.errors import CatalogPathError, IndexError_
+from ontoretrieve.index.delta import VersionDelta
 from ontoretrieve.index.embed import Embedder, FastEmbedder, embedding_identity
 from ontoretrieve.index.embed_cache import CachedEmbedder, EmbeddingCache, cache_path
 from ontoretrieve.index.fingerprint import differences, fingerprint
+from ontoretrieve.index.layers import VersionedIndex
 from ontoretrieve.index.mention_store import MentionStore, forms_key
 from ontoretrieve.index.state import IndexState
 from ontoretrieve.index.sync import IndexSync, SyncProgress, check_fingerprint
@@ -124,8 +126,10 @@ def sync_index(
     embedder: Embedder | None = None,
     load_progress: ProgressCallback | None = None,
     progress: SyncProgress | None = None,
+    deltas: Mapping[str, VersionDelta] | None = None,
 ) -> tuple[LoadReport | None, SyncReport]:
-    """Load ``catalog_path`` (when given) into the store, then sync the index to it."""
+    """Load ``catalog_path`` (when given) into the store, then sync the index to it
+    (``deltas``: changes the caller knows, by new version hash; see ``IndexSync.run``)."""
     catalog = Catalog.for_tenant(store, settings, tenant)
     report = catalog.load(catalog_path, progress=load_progress) if catalog_path else None
     state_path = tenant_dir(settings, tenant) / "state.json"
@@ -142,7 +146,7 @@ def sync_index(
         drop_location=_drop_location(settings, tenant),
         mentions=mention_store(settings, tenant),
     )
-    return report, sync.run(rebuild=rebuild, progress=progress)
+    return report, sync.run(rebuild=rebuild, progress=progress, deltas=deltas)
 
 
 def open_query_index(settings: Settings, tenant: str = DEFAULT_TENANT
@@ -153,7 +157,8 @@ def open_query_index(settings: Settings, tenant: str = DEFAULT_TENANT
     if state is None:
         raise IndexError_(f"no index at {path.parent}: run `ontoretrieve index`")
     check_fingerprint(state, configured_fingerprint(settings), str(path.parent))
-    return _open_index(settings, tenant)(state.location, state.dimension), state
+    index = _open_index(settings, tenant)(state.location, state.dimension)
+    return VersionedIndex(index, state), state
 
 
 class IndexStatus(BaseModel):
@@ -165,6 +170,10 @@ class IndexStatus(BaseModel):
     ontologies: int = 0
     atoms: int = 0
     pending: list[str] = []
+    layered: int = 0
+    """Indexed versions written as a layer over an earlier one (only their changes)."""
+    retained: int = 0
+    """Versions the catalog no longer has, kept because a layered version reads them."""
     fingerprint_matches: bool | None = None
     fingerprint_differences: dict[str, tuple[str | None, str | None]] = {}
     catalog_versions: int = 0
@@ -187,7 +196,8 @@ def index_status(settings: Settings, store: TripleStore,
     return IndexStatus(
         exists=True, location=state.location, backend=state.backend,
         ontologies=len(state.ontologies), atoms=sum(o.atoms for o in state.ontologies.values()),
-        pending=state.pending, fingerprint_matches=not differing,
+        pending=state.pending, layered=sum(bool(o.layers) for o in state.ontologies.values()),
+        retained=len(state.retained), fingerprint_matches=not differing,
         fingerprint_differences=differing, catalog_versions=len(versions),
         catalog_not_indexed=len({v.content_hash for v in versions} - set(state.ontologies)),
         last_load=catalog.last_load(), updated_at=state.updated_at.isoformat(),

@@ -96,6 +96,10 @@ class MentionStore:
         """The version's forms; empty (with a warning) when the file is missing or stale."""
         return self._terms(content_hash) or []
 
+    def stored(self, content_hash: str) -> list[TermForms] | None:
+        """The version's forms, or None (with a warning) when missing, unreadable or stale."""
+        return self._terms(content_hash)
+
     def _terms(self, content_hash: str) -> list[TermForms] | None:
         """The version's forms, or None (with a warning) when missing, unreadable or stale."""
         body = self._read(content_hash)

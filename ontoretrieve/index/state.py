@@ -42,6 +42,15 @@ class IndexedOntology(BaseModel):
     version: str | None = None
     sources: list[str]
     atoms: int
+    layers: list[str] = Field(default_factory=list)
+    """Hashes of earlier versions whose stored points this version also reads (oldest
+    first): a version that replaced another wrote only the atoms it changed."""
+    hidden: dict[str, list[str]] = Field(default_factory=dict)
+    """Per layer, the ids of its points this version does not have (changed or gone)."""
+
+    def reads(self, content_hash: str) -> list[str]:
+        """The hashes whose points make up this version (``content_hash`` is its own)."""
+        return [*self.layers, content_hash]
 
 
 class IndexState(BaseModel):
@@ -54,6 +63,11 @@ class IndexState(BaseModel):
     fingerprint: dict[str, str]
     ontologies: dict[str, IndexedOntology] = Field(default_factory=dict)
     pending: list[str] = Field(default_factory=list)
+    retained: dict[str, IndexedOntology] = Field(default_factory=dict)
+    """Versions the catalog no longer has whose points stay because a version in
+    ``ontologies`` reads them as a layer; a version coming back (a rollback) is
+    moved back without a write. Points of a retained version no indexed version
+    reads are deleted."""
     points: int | None = None
     """Points in the index after the last sync that wrote to it (None: not counted yet)."""
     updated_at: datetime = Field(default_factory=lambda: datetime.now(UTC))
@@ -72,6 +86,15 @@ class IndexState(BaseModel):
         return frozenset(content_hash for content_hash, info in self.ontologies.items()
                          if wanted & ontology_names(info.ontology_iri, content_hash,
                                                     info.sources))
+
+    def layered(self) -> bool:
+        """Whether any version reads another's points (else every hash is a version)."""
+        return bool(self.retained) or any(o.layers for o in self.ontologies.values())
+
+    def layers_in_use(self) -> set[str]:
+        """Every hash an indexed version reads, its own included."""
+        return {h for content_hash, info in self.ontologies.items()
+                for h in info.reads(content_hash)}
 
     @classmethod
     def load(cls, path: Path) -> IndexState | None:

@@ -45,16 +45,19 @@ from ontoretrieve.backends.vector_index import (
 from ontoretrieve.catalog.store import Catalog
 from ontoretrieve.errors import EmbeddingContractMismatchError
 from ontoretrieve.index.atomize import Atom, AtomSource, atomize
+from ontoretrieve.index.delta import VersionDelta, graph_delta
 from ontoretrieve.index.embed import Embedder
 from ontoretrieve.index.embed_cache import CachedEmbedder
 from ontoretrieve.index.fingerprint import differences
 from ontoretrieve.index.mention_forms import term_forms
 from ontoretrieve.index.mention_store import MentionStore
 from ontoretrieve.index.payload import to_payload
+from ontoretrieve.index.replace import dedup_key, plan_layer
 from ontoretrieve.index.state import IndexedOntology, IndexState
+from ontoretrieve.rdf.vocab import graph_name
 from ontoretrieve.records import OntologyVersion, SyncReport
 from ontoretrieve.settings import Settings
-from ontoretrieve.settings.groups import DedupMode, IndexSettings
+from ontoretrieve.settings.groups import IndexSettings
 
 __all__ = ["IndexSync", "SyncPlan", "check_fingerprint", "plan_sync",
            "point_key"]
@@ -110,14 +113,8 @@ def point_key(atom: Atom, settings: IndexSettings) -> str:
     >>> point_key(a, IndexSettings(dedup_include_version=False, dedup_include_hash=False))
     'iri|http://x/t'
     """
-    if settings.dedup_mode is DedupMode.ATOM_ID:
-        return f"atom|{atom.atom_id}"
-    parts = ["iri", atom.iri]
-    if settings.dedup_include_version:
-        parts.append(atom.ontology_version or "")
-    if settings.dedup_include_hash:
-        parts.append(atom.ontology_hash)
-    return "|".join(parts)
+    return dedup_key(atom.iri, atom.ontology_version or "", atom.ontology_hash, atom.atom_id,
+                     settings)
 
 
 class IndexSync:
@@ -152,11 +149,15 @@ class IndexSync:
             self._embedder = self._embedder_factory()
         return self._embedder
 
-    def run(self, *, rebuild: bool = False, progress: SyncProgress | None = None) -> SyncReport:
+    def run(self, *, rebuild: bool = False, progress: SyncProgress | None = None,
+            deltas: Mapping[str, VersionDelta] | None = None) -> SyncReport:
         """Bring the index up to date with the catalog: add new versions, drop gone ones.
 
         A rebuild (asked, or no index yet) writes a new location and switches to it
-        only when complete; the index in use stays whole until then.
+        only when complete; the index in use stays whole until then. A version that
+        replaces an indexed one is written as a layer over it (``index/replace.py``);
+        ``deltas`` are the changes a caller already knows (by new content hash),
+        which spares reading both versions to find them.
         """
         started = time.perf_counter()
         state, work_path, old_location = self._starting_state(rebuild)
@@ -164,9 +165,10 @@ class IndexSync:
         plan = plan_sync(desired, set(state.ontologies), state.pending,
                          catalog_empty=not desired, last_load_partial=partial)
         counters = {"embedded": 0, "reused": 0, "deleted": 0, "embed_seconds": 0.0,
-                    "texts": 0}
+                    "texts": 0, "layered": 0}
         for content_hash in plan.keep:  # sources may have moved or been added
             state.ontologies[content_hash].sources = [v.source for v in desired[content_hash]]
+        revived = _revive(state, plan.add, desired)
         if (old_location is None and not plan.add and not plan.remove and not state.pending
                 and state.points is not None):
             # Nothing to write: the index is not even opened (Edge loads its
@@ -176,9 +178,11 @@ class IndexSync:
             return self._report(state, rebuild, plan, state.points, counters, started)
         index = self._open_index(state.location, state.dimension)
         try:
-            self._add(index, state, plan, desired, work_path, counters, progress)
-            self._remove(index, state, plan, counters)
-            if plan.add:
+            added = [h for h in plan.add if h not in revived]
+            self._add(index, state, added, desired, deltas or {}, work_path, counters,
+                      progress)
+            deleted = self._remove(index, state, plan, counters)
+            if added:
                 index.optimize()
             state.fingerprint = self.fingerprint
             state.points = index.count()
@@ -189,9 +193,11 @@ class IndexSync:
             os.replace(work_path, self.state_path)  # the switch: the rebuild becomes visible
         if old_location is not None and old_location != state.location:
             self._drop_location(old_location)
-        self._sync_forms(state, desired, plan.remove, progress)
+        self._sync_forms(state, desired, deleted, progress)
         report = self._report(state, rebuild, plan, state.points, counters, started)
         report.texts_encoded = int(counters["texts"])
+        report.versions_layered = int(counters["layered"])
+        report.versions_revived = len(revived)
         if isinstance(self._embedder, CachedEmbedder):
             report.texts_from_cache = self._embedder.reused
             report.texts_encoded = self._embedder.embedded
@@ -226,10 +232,62 @@ class IndexSync:
         partial = any(load is not None and load.partial for load in self.catalog.layer_loads())
         return desired, partial
 
-    def _add(self, index: VectorIndex, state: IndexState, plan: SyncPlan,
-             desired: dict[str, list[OntologyVersion]], work_path: Path,
-             counters: dict[str, float], progress: SyncProgress | None) -> None:
-        """Atomize, embed and write the added versions one at a time (streamed).
+    def _add(self, index: VectorIndex, state: IndexState, added: list[str],
+             desired: dict[str, list[OntologyVersion]], deltas: Mapping[str, VersionDelta],
+             work_path: Path, counters: dict[str, float], progress: SyncProgress | None
+             ) -> None:
+        """Write the added versions: as a layer over the version each replaces where
+        that pays, else whole (streamed)."""
+        whole = []
+        for number, content_hash in enumerate(added, start=1):
+            base = _replaced(state, content_hash, desired, deltas.get(content_hash))
+            if base is None or not self._add_layer(index, state, content_hash, base, desired,
+                                                   deltas, work_path, counters):
+                whole.append(content_hash)
+            elif progress:
+                progress("ontology", number, len(added))
+        self._add_whole(index, state, whole, desired, work_path, counters, progress)
+
+    def _add_layer(self, index: VectorIndex, state: IndexState, content_hash: str,
+                   base: str, desired: dict[str, list[OntologyVersion]],
+                   deltas: Mapping[str, VersionDelta], work_path: Path,
+                   counters: dict[str, float]) -> bool:
+        """Write only the atoms the version changed against ``base``; False: not worth it
+        (``plan_layer`` says why), nothing written."""
+        version = desired[content_hash][0]
+        delta = deltas.get(content_hash)
+        if delta is None or delta.base_hash != base:
+            old = self.catalog.store.graph_triples(graph_name(base))
+            if not old:
+                return False
+            delta = graph_delta(base, old, self.catalog.graph_triples(version))
+        new = delta.triples or self.catalog.graph_triples(version)
+        base_forms = self.mentions.stored(base) if self.mentions is not None else []
+        layer = plan_layer(self.catalog.store, index, self.settings, graph=version.graph,
+                           source=AtomSource(version.ontology_iri, version.version,
+                                             content_hash),
+                           base=state.ontologies[base], delta=delta, new=new,
+                           base_forms=base_forms)
+        if layer is None:
+            return False
+        state.pending = sorted(set(state.pending) | {content_hash})
+        state.save(work_path)
+        for start in range(0, len(layer.atoms), _CHUNK):
+            self._write(index, layer.atoms[start:start + _CHUNK], counters)
+        index.flush()
+        if self.mentions is not None:
+            self.mentions.write(content_hash, layer.forms)
+        layer.info.sources = [v.source for v in desired[content_hash]]
+        state.ontologies[content_hash] = layer.info
+        state.pending = [h for h in state.pending if h != content_hash]
+        state.save(work_path)
+        counters["layered"] += 1
+        return True
+
+    def _add_whole(self, index: VectorIndex, state: IndexState, hashes: list[str],
+                   desired: dict[str, list[OntologyVersion]], work_path: Path,
+                   counters: dict[str, float], progress: SyncProgress | None) -> None:
+        """Atomize, embed and write whole versions one at a time (streamed).
 
         Only the version being written and the one atomized ahead are in memory,
         so peak memory follows the largest ontology, not the catalog; the index is
@@ -237,10 +295,10 @@ class IndexSync:
         parts. Each version is recorded as pending until its points are flushed.
         """
         unoptimized = 0
-        for number, (content_hash, atoms) in enumerate(self._atomized(plan.add, desired),
+        for number, (content_hash, atoms) in enumerate(self._atomized(hashes, desired),
                                                        start=1):
             if progress:
-                progress("ontology", number, len(plan.add))
+                progress("ontology", number, len(hashes))
             state.pending = sorted(set(state.pending) | {content_hash})
             state.save(work_path)
             for start in range(0, len(atoms), _CHUNK):
@@ -262,16 +320,29 @@ class IndexSync:
 
     @staticmethod
     def _remove(index: VectorIndex, state: IndexState, plan: SyncPlan,
-                counters: dict[str, float]) -> None:
-        """Delete the points of the versions the catalog no longer has."""
-        if not plan.remove:
-            return
-        counters["deleted"] = sum(index.count(h) for h in plan.remove)
-        index.delete_ontology_hashes(plan.remove)
-        index.flush()
-        for content_hash in plan.remove:
-            state.ontologies.pop(content_hash, None)
+                counters: dict[str, float]) -> list[str]:
+        """Drop the versions the catalog no longer has; return the hashes whose points
+        were deleted.
+
+        A dropped version another one reads as a layer is retained (its points stay,
+        and it comes back without a write); a retained version nothing reads any
+        more is deleted.
+        """
+        if not plan.remove and not state.retained:
+            return []
+        dropped = {h: state.ontologies.pop(h) for h in plan.remove if h in state.ontologies}
+        in_use = state.layers_in_use()
+        state.retained.update({h: info for h, info in dropped.items() if h in in_use})
+        gone = [h for h in plan.remove if h not in in_use]
+        gone += [h for h in sorted(state.retained) if h not in in_use and h not in gone]
+        for content_hash in gone:
+            state.retained.pop(content_hash, None)
         state.pending = [h for h in state.pending if h not in plan.remove]
+        if gone:
+            counters["deleted"] = sum(index.count(h) for h in gone)
+            index.delete_ontology_hashes(gone)
+            index.flush()
+        return gone
 
     @staticmethod
     def _report(state: IndexState, rebuild: bool, plan: SyncPlan, atoms_total: int,
@@ -393,3 +464,37 @@ class IndexSync:
             vectors[atom.text_hash] = StoredVectors(dense[row], neighborhood, sparse[row])
         return vectors
 
+
+
+def _revive(state: IndexState, added: Sequence[str],
+            desired: Mapping[str, list[OntologyVersion]]) -> set[str]:
+    """Move added versions the index still keeps as layers back into use (no write).
+
+    >>> state = IndexState(backend="edge", location="x", dimension=2, fingerprint={},
+    ...     retained={"h1": IndexedOntology(ontology_iri="o", sources=["a"], atoms=1)})
+    >>> _revive(state, ["h1", "h3"], {}), sorted(state.ontologies), state.retained
+    ({'h1'}, ['h1'], {})
+    """
+    back = {h for h in added if h in state.retained}
+    for content_hash in back:
+        info = state.retained.pop(content_hash)
+        if content_hash in desired:
+            info.sources = [v.source for v in desired[content_hash]]
+        state.ontologies[content_hash] = info
+    return back
+
+
+def _replaced(state: IndexState, content_hash: str,
+              desired: Mapping[str, list[OntologyVersion]], delta: VersionDelta | None
+              ) -> str | None:
+    """The indexed version the new one replaces: the caller's base when it names an
+    indexed one, else one of the same ontology read from a source the new one has."""
+    if delta is not None and delta.base_hash in state.ontologies:
+        return delta.base_hash
+    versions = desired[content_hash]
+    sources = {v.source for v in versions}
+    candidates = sorted(h for h, info in state.ontologies.items()
+                        if h != content_hash and h not in desired
+                        and info.ontology_iri == versions[0].ontology_iri
+                        and sources & set(info.sources))
+    return candidates[0] if candidates else None

@@ -30,6 +30,7 @@ from ontoretrieve.catalog.reader import CatalogReader
 from ontoretrieve.catalog.store import Catalog
 from ontoretrieve.errors import OntoRetrieveError
 from ontoretrieve.faults import checkpoint
+from ontoretrieve.index.delta import VersionDelta
 from ontoretrieve.proposals.critic import critic_queries, find_conflicts
 from ontoretrieve.proposals.model import (
     AppliedVersion,
@@ -59,12 +60,13 @@ Search = Callable[[str], Sequence[SeedEvidence]]
 
 
 class Planned:
-    """One validated update: the base version and the new triples."""
+    """One validated update: the base version, the new triples and what changed."""
 
     def __init__(self, update: OntologyUpdate, base: OntologyVersion, new: list[ox.Triple],
-                 add: list[ox.Triple], added: int, removed: int) -> None:
+                 add: list[ox.Triple], delta: VersionDelta) -> None:
         self.update, self.base, self.new, self.add = update, base, new, add
-        self.added, self.removed = added, removed
+        self.delta = delta
+        self.added, self.removed = len(delta.added), len(delta.removed)
         self.content_hash = graph_hash(new)
 
 
@@ -120,8 +122,11 @@ class ProposalRunner:
                 for t in missing[:20])
             violations.extend(self._content_checks(iri, base, old, new, add, remove, reader,
                                                    visible))
-            planned.append(Planned(update, base, new, add, len(set(add) - set(old)),
-                                   len(set(remove) & set(old))))
+            present = set(old)
+            delta = VersionDelta(base.content_hash,
+                                 tuple(dict.fromkeys(t for t in add if t not in present)),
+                                 tuple(dict.fromkeys(t for t in remove if t in present)), new)
+            planned.append(Planned(update, base, new, add, delta))
         conflicts = self._critic(proposal, planned)
         report = ProposalReport(
             conforms=not violations, violations=violations, conflicts=conflicts,
@@ -227,12 +232,23 @@ class ProposalRunner:
 
     def apply(self, planned: Sequence[Planned]) -> list[AppliedVersion]:
         """Write each new version's graph, then switch the catalog to it (one update each)."""
+        self.write_graphs(planned)
+        return self.switch(planned)
+
+    def write_graphs(self, planned: Sequence[Planned]) -> None:
+        """Write each new version's graph under its content-addressed name; nothing refers
+        to it until ``switch``, so readers go on meanwhile and a crash leaves at worst an
+        unreferenced graph."""
+        for plan in planned:
+            self.store.replace_graph(graph_name(plan.content_hash), plan.new)
+            checkpoint("apply.graph_written")
+
+    def switch(self, planned: Sequence[Planned]) -> list[AppliedVersion]:
+        """Switch the catalog to each new version (written by ``write_graphs``)."""
         applied = []
         for plan in planned:
             base = plan.base
             graph = graph_name(plan.content_hash)
-            self.store.replace_graph(graph, plan.new)
-            checkpoint("apply.graph_written")
             identity = identify(plan.new, base.source)
             version = base.model_copy(update={
                 "version": identity.version if not identity.derived else base.version,

@@ -13,6 +13,7 @@ from ontoretrieve.backends.vector_index import Lane
 from ontoretrieve.catalog.store import Catalog
 from ontoretrieve.errors import EmbeddingContractMismatchError
 from ontoretrieve.index.build import index_status, open_query_index, sync_index
+from ontoretrieve.index.layers import VersionedIndex
 from ontoretrieve.index.embed import FastEmbedder
 from ontoretrieve.settings import Settings, load_settings
 from tests.support import FIXTURES
@@ -57,17 +58,23 @@ def test_touching_one_file_reembeds_only_its_changed_atoms(
                                              ':Device a owl:Class ; rdfs:label "instrument"@en .'))
     load, second = sync_index(settings, store, catalog_path=catalog_dir, embedder=real_embedder)
     assert load is not None and len(load.updated) == 1
-    assert second.atoms_embedded == 2
+    # Written as a layer: the two changed atoms are the only points written, and
+    # the old version's other points are read by the new one, untouched.
+    assert (second.atoms_embedded, second.atoms_reused, second.atoms_deleted) == (2, 0, 0)
+    assert second.versions_layered == 1
     mini_atoms = 9
-    assert second.atoms_reused == mini_atoms - 2
-    assert second.atoms_deleted == mini_atoms  # the old version's points
-    assert second.atoms_total == first.atoms_total
+    assert second.atoms_total == first.atoms_total + 2  # the two old points stay, hidden
     new_hash = _current_hash(store, MINI)
     index, _ = open_query_index(settings)
-    try:  # one point per atom of the new version, its payload the new one
-        assert index.count(new_hash) == mini_atoms and index.count() == first.atoms_total
-        assert [p["labels"] for p in index.matching(
-            "iri", ["http://example.org/mini#Device"])] == [["instrument"]]
+    try:  # the new version answers with all its atoms, the changed ones new
+        assert index.count(new_hash) == mini_atoms
+        assert index.count() == first.atoms_total
+        assert isinstance(index, VersionedIndex) and index.index.count(new_hash) == 2
+        found = index.matching("iri", ["http://example.org/mini#Device",
+                                       "http://example.org/mini#Property"])
+        assert sorted((p["iri"].rsplit("#")[-1], p["labels"], p["ontology_hash"])
+                      for p in found) == [("Device", ["instrument"], new_hash),
+                                          ("Property", ["observable property"], new_hash)]
     finally:
         index.close()
 
@@ -185,9 +192,11 @@ def test_interrupted_rebuild_keeps_the_index_in_use(
 def test_a_replacement_killed_midway_finishes_without_duplicates(
         tmp_path: Path, catalog_dir: Path, real_embedder: FastEmbedder,
         monkeypatch: pytest.MonkeyPatch) -> None:
+    import ontoretrieve.index.replace as replace_module
     import ontoretrieve.index.sync as sync_module
 
     monkeypatch.setattr(sync_module, "_CHUNK", 2)  # many chunks: the kill lands mid-version
+    monkeypatch.setattr(replace_module, "MAX_LAYERS", 0)  # written whole, not as a layer
     settings = settings_for(tmp_path)
     store = OxigraphStore.in_memory()
     _, first = sync_index(settings, store, catalog_path=catalog_dir, embedder=real_embedder)
@@ -208,6 +217,37 @@ def test_a_replacement_killed_midway_finishes_without_duplicates(
     index, _ = open_query_index(settings)
     try:  # both versions' points were there at the kill; now only the new one's, once
         assert index.count(new_hash) == 9 and index.count() == first.atoms_total
+        assert [p["labels"] for p in index.matching(
+            "iri", ["http://example.org/mini#weight"])] == [["mass"]]
+    finally:
+        index.close()
+
+
+def test_a_layer_killed_midway_finishes_and_answers_once(
+        tmp_path: Path, catalog_dir: Path, real_embedder: FastEmbedder) -> None:
+    settings = settings_for(tmp_path)
+    store = OxigraphStore.in_memory()
+    _, first = sync_index(settings, store, catalog_path=catalog_dir, embedder=real_embedder)
+    mini = catalog_dir / "mini.ttl"
+    mini.write_text(mini.read_text().replace('rdfs:label "weight"', 'rdfs:label "mass"'))
+    failing = _FailingEmbedder(real_embedder, fail_on=1)  # dies embedding the changed atom
+    with pytest.raises(KeyboardInterrupt):
+        sync_index(settings, store, catalog_path=catalog_dir,
+                   embedder=failing)  # type: ignore[arg-type]
+    new_hash = _current_hash(store, MINI)
+    index, state = open_query_index(settings)
+    try:  # the old version still answers alone
+        assert new_hash in state.pending and new_hash not in state.ontologies
+        assert [p["labels"] for p in index.matching(
+            "iri", ["http://example.org/mini#weight"])] == [["weight"]]
+    finally:
+        index.close()
+    _, rerun = sync_index(settings, store, embedder=real_embedder)
+    assert rerun.versions_layered == 1 and rerun.atoms_embedded == 1
+    index, state = open_query_index(settings)
+    try:
+        assert not state.pending and index.count(new_hash) == 9
+        assert index.count() == first.atoms_total
         assert [p["labels"] for p in index.matching(
             "iri", ["http://example.org/mini#weight"])] == [["mass"]]
     finally:

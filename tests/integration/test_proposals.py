@@ -14,7 +14,10 @@ from typer.testing import CliRunner
 
 from ontoretrieve import Engine, Mode, OntologyUpdate, Proposal, ProposalRejected, load_settings
 from ontoretrieve.cli import app
-from ontoretrieve.rdf.vocab import OWL, RDFS
+from ontoretrieve.index.atomize import AtomSource, atomize
+from ontoretrieve.index.build import open_query_index
+from ontoretrieve.index.layers import VersionedIndex
+from ontoretrieve.rdf.vocab import OWL, RDFS, graph_name
 
 pytestmark = pytest.mark.integration
 runner = CliRunner()
@@ -48,9 +51,10 @@ def test_a_valid_update_is_applied_and_retrievable_at_once(tenant_config: Path) 
         assert _mini(engine) == result.applied[0].content_hash != base
         assert _finds_thermometer(engine)
         assert _finds_thermometer(engine, "lab")  # lab includes alpha: synced too
-        # only the atoms whose texts changed were embedded
-        assert result.index is not None
-        assert result.index.atoms_embedded <= 3 < result.index.atoms_reused
+        # written as a layer: only the atoms the update changed, nothing deleted
+        assert result.index is not None and result.index.versions_layered == 1
+        assert 1 <= result.index.atoms_embedded + result.index.atoms_reused <= 3
+        assert result.index.atoms_deleted == 0
         versions = engine.catalog_list(tenant="alpha", include_inactive=True)
         assert {v.content_hash for v in versions if v.ontology_iri == MINI} >= {base}
 
@@ -114,12 +118,47 @@ def test_an_included_catalog_is_read_only_and_snapshots_limit_writes(
 def test_rollback_restores_the_previous_hash(tenant_config: Path) -> None:
     with Engine.open(load_settings(tenant_config)) as engine:
         base = _mini(engine)
-        engine.apply(_proposal(base), tenant="alpha")
-        restored, _ = engine.rollback(MINI, tenant="alpha")
+        applied = engine.apply(_proposal(base), tenant="alpha")
+        restored, sync = engine.rollback(MINI, tenant="alpha")
         assert restored.content_hash == base and _mini(engine) == base
+        # the base was kept as a layer: it comes back without a write, the layer goes
+        assert applied.index is not None and sync.versions_revived == 1
+        assert (sync.atoms_embedded, sync.atoms_reused) == (0, 0)
+        assert sync.atoms_deleted == applied.index.atoms_embedded + applied.index.atoms_reused
         assert not _finds_thermometer(engine)
         with pytest.raises(Exception, match="nothing to roll back"):
             engine.rollback(MINI, tenant="alpha")
+
+
+def test_an_apply_writes_exactly_the_atoms_it_changed(tenant_config: Path) -> None:
+    relabel = (f"<{MINI}#Device> <{RDFS}label> \"instrument\"@en .", 
+               f"<{MINI}#Device> <{RDFS}label> \"device\"@en .")
+    with Engine.open(load_settings(tenant_config)) as engine:
+        base = _mini(engine)
+        result = engine.apply(_proposal(base, THERMOMETER + " " + relabel[0], relabel[1]),
+                              tenant="alpha")
+        new = result.applied[0].content_hash
+
+        def contents(content_hash: str) -> dict[str, tuple[object, ...]]:
+            triples = engine.store.graph_triples(graph_name(content_hash))
+            atoms = atomize(triples, AtomSource(MINI, None, content_hash),
+                            engine.settings.index, engine.settings.triggers)
+            return {a.iri: (a.text_hash, a.role, a.labels, a.symbols, a.triggers)
+                    for a in atoms}
+
+        before, after = contents(base), contents(new)
+        changed = {iri for iri, content in after.items() if before.get(iri) != content}
+        gone = before.keys() - after.keys()
+        assert {f"{MINI}#Thermometer", f"{MINI}#Device", f"{MINI}#Sensor"} <= changed
+        index, state = open_query_index(engine.settings, "alpha")
+        try:
+            assert isinstance(index, VersionedIndex)
+            assert index.index.count(new) == len(changed)  # points written: the changed atoms
+            hidden = [i for ids in state.ontologies[new].hidden.values() for i in ids]
+            assert len(hidden) == len((changed & before.keys()) | gone)
+            assert index.count(new) == len(after) == state.ontologies[new].atoms
+        finally:
+            index.close()
 
 
 def test_the_critic_flags_a_term_another_ontology_has(tenant_config: Path) -> None:

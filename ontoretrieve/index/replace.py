@@ -1,0 +1,240 @@
+"""A version that replaces another, written as a layer: the cost follows the change.
+
+When a new version of an ontology replaces an indexed one (an applied proposal,
+an edited file), only the atoms whose content changed are written, under the
+new version's hash; the others stay the earlier version's points, untouched, and
+the earlier points of changed or removed terms are hidden by id
+(``index/layers.py`` reads the result). The terms to look at come from the
+delta (``index/delta.py``); their atoms are made from their neighbourhood, read
+from the store with targeted queries in the store's own triple order, so they
+equal what a whole re-atomization of the stored version gives.
+
+``plan_layer`` returns None when a whole write is the better deal: too many
+layers or hidden points already, a change touching a large part of the
+ontology, dedup keys that do not carry the version hash, or undescribed IRIs
+indexed (their atoms need the whole ontology).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
+
+import pyoxigraph as ox
+
+from ontoretrieve.backends import TripleStore
+from ontoretrieve.backends.vector_index import VectorIndex, point_id
+from ontoretrieve.index.atomize import (
+    Atom,
+    AtomSource,
+    TermNeighbourhood,
+    atomize_terms,
+    indexed_iri,
+    naming_predicates,
+)
+from ontoretrieve.index.delta import VersionDelta, affected_terms
+from ontoretrieve.index.mention_forms import TermForms, term_forms
+from ontoretrieve.index.payload import to_payload
+from ontoretrieve.index.state import IndexedOntology
+from ontoretrieve.rdf import sparql
+from ontoretrieve.records import AtomPayload
+from ontoretrieve.settings import Settings
+from ontoretrieve.settings.groups import DedupMode, IndexSettings
+
+__all__ = ["MAX_HIDDEN", "MAX_LAYERS", "LayerWrite", "dedup_key", "plan_layer",
+           "read_neighbourhood"]
+
+MAX_LAYERS = 8
+"""Layers a version may read before the next replacement is written whole."""
+MAX_HIDDEN = 20_000
+"""Hidden point ids a version may carry (every query filters on them) before the
+next replacement is written whole."""
+_LAYER_SHARE = 0.25
+"""A change affecting more than this share of a version's atoms is written whole."""
+_CHUNK = 200
+_IDENTITY = ("atom_id", "ontology_hash", "ontology_version")
+"""Payload fields that name the version a point was written for, not its content."""
+
+
+@dataclass(frozen=True, slots=True)
+class LayerWrite:
+    """What writing a version as a layer over its base takes."""
+
+    atoms: list[Atom]
+    """Atoms to write under the new version's hash (content changed or new)."""
+    info: IndexedOntology
+    """The new version's entry in the index state (layers, hidden ids, atom count)."""
+    forms: list[TermForms]
+    """The new version's mention forms (the base's, with the looked-at terms redone)."""
+    looked_at: int
+    """Terms the delta could have changed (re-atomized from their neighbourhood)."""
+
+
+def dedup_key(iri: str, version: str, content_hash: str, atom_id: str,
+              index: IndexSettings) -> str:
+    """The dedup key the store keeps one record per (VECTOR_STORE_DEDUP_MODE).
+
+    >>> dedup_key("http://x/t", "1.0", "h", "id1", IndexSettings())
+    'iri|http://x/t|1.0|h'
+    >>> dedup_key("http://x/t", "1.0", "h", "id1", IndexSettings(dedup_mode="atom_id"))
+    'atom|id1'
+    """
+    if index.dedup_mode is DedupMode.ATOM_ID:
+        return f"atom|{atom_id}"
+    parts = ["iri", iri]
+    if index.dedup_include_version:
+        parts.append(version)
+    if index.dedup_include_hash:
+        parts.append(content_hash)
+    return "|".join(parts)
+
+
+def _layerable(index: IndexSettings) -> bool:
+    """Whether two versions of one term get two points (keys carry the version hash)."""
+    keyed = index.dedup_mode is DedupMode.ATOM_ID or index.dedup_include_hash
+    return keyed and not index.index_undescribed_iris
+
+
+def plan_layer(store: TripleStore, index: VectorIndex, settings: Settings, *,
+               graph: str, source: AtomSource, base: IndexedOntology, delta: VersionDelta,
+               new: Sequence[ox.Triple], base_forms: Sequence[TermForms] | None
+               ) -> LayerWrite | None:
+    """The layer that turns ``base`` (indexed, hash ``delta.base_hash``) into the version
+    ``source`` names, whose stored graph is ``graph`` and triples ``new``; None: write
+    the version whole instead."""
+    hidden_now = sum(len(ids) for ids in base.hidden.values())
+    if (not _layerable(settings.index) or base_forms is None
+            or len(base.layers) + 1 > MAX_LAYERS or hidden_now > MAX_HIDDEN):
+        return None
+    naming = naming_predicates(settings.index)
+    indexed = indexed_iri(settings.index)
+    terms = sorted(t for t in affected_terms(delta, new, naming) if indexed(t))
+    if len(terms) > max(64, _LAYER_SHARE * base.atoms):
+        return None
+    hood = read_neighbourhood(store, graph, terms, naming)
+    fresh = {a.iri: a for a in atomize_terms(terms, hood, source, settings.index,
+                                             settings.triggers)}
+    stored = _stored_points(index, terms, base, delta.base_hash)
+    changed, hide = _compare(fresh, stored, settings.index)
+    hidden = {layer: list(ids) for layer, ids in base.hidden.items()}
+    for layer, ids in hide.items():
+        hidden[layer] = sorted({*hidden.get(layer, ()), *ids})
+    if sum(len(ids) for ids in hidden.values()) > MAX_HIDDEN:
+        return None
+    atoms_total = base.atoms + len(fresh.keys() - stored.keys()) - len(stored.keys() - fresh.keys())
+    info = IndexedOntology(ontology_iri=source.ontology_iri, version=source.version,
+                           sources=base.sources, atoms=atoms_total,
+                           layers=[*base.layers, delta.base_hash], hidden=hidden)
+    return LayerWrite(atoms=changed, info=info,
+                      forms=_merged_forms(base_forms, terms, hood, settings.index),
+                      looked_at=len(terms))
+
+
+def _stored_points(index: VectorIndex, terms: Sequence[str], base: IndexedOntology,
+                   base_hash: str) -> dict[str, AtomPayload]:
+    """The base version's visible point of each term that has one."""
+    reads = base.reads(base_hash)
+    hidden = {i for ids in base.hidden.values() for i in ids}
+    found: dict[str, AtomPayload] = {}
+    for start in range(0, len(terms), _CHUNK):
+        chunk = terms[start:start + _CHUNK]
+        for payload in index.matching("iri", chunk, limit=4 * len(chunk),
+                                      ontology_hashes=reads, hidden=hidden):
+            found.setdefault(payload["iri"], payload)
+    return found
+
+
+def _compare(fresh: dict[str, Atom], stored: dict[str, AtomPayload], index: IndexSettings
+             ) -> tuple[list[Atom], dict[str, list[str]]]:
+    """Atoms to write (new or changed content) and, per layer, the base points to hide."""
+    changed: list[Atom] = []
+    hide: dict[str, list[str]] = defaultdict(list)
+    for iri in sorted(fresh.keys() | stored.keys()):
+        atom, payload = fresh.get(iri), stored.get(iri)
+        if atom is not None and payload is not None and _same_content(atom, payload):
+            continue
+        if atom is not None:
+            changed.append(atom)
+        if payload is not None:
+            key = dedup_key(iri, payload.get("ontology_version", ""),
+                            payload["ontology_hash"], payload.get("atom_id", ""), index)
+            hide[payload["ontology_hash"]].append(point_id(key))
+    return changed, dict(hide)
+
+
+def _same_content(atom: Atom, payload: AtomPayload) -> bool:
+    mine = {k: v for k, v in to_payload(atom).items() if k not in _IDENTITY}
+    theirs = {k: payload.get(k) for k in mine}
+    return mine == theirs
+
+
+def _merged_forms(base: Sequence[TermForms], terms: Collection[str],
+                  hood: TermNeighbourhood, index: IndexSettings) -> list[TermForms]:
+    """The base's forms with the looked-at terms' forms made again from their statements."""
+    redone = {f.iri: f for f in term_forms(hood.outgoing, index)}
+    kept = {f.iri: f for f in base if f.iri not in terms}
+    return [forms for _, forms in sorted({**kept, **redone}.items())]
+
+
+def read_neighbourhood(store: TripleStore, graph: str, terms: Sequence[str],
+                       naming: Sequence[str]) -> TermNeighbourhood:
+    """The terms' neighbourhood in one stored graph, by targeted queries.
+
+    Each list keeps the store's order per term (a term's statements, the
+    statements pointing at it), which is the order a whole read of the graph
+    gives them, so atoms made from it equal a whole re-atomization's.
+    """
+    outgoing: list[ox.Triple] = []
+    restrictions: list[ox.Triple] = []
+    incoming: list[ox.Triple] = []
+    predicates: set[str] = set()
+    g = sparql.iri(graph)
+    for chunk in _chunks(terms):
+        values = " ".join(sparql.iri(t) for t in chunk)
+        _read_outgoing(store, g, values, outgoing, restrictions)
+        incoming.extend(_triples(store.select(
+            f"SELECT ?s ?p ?o WHERE {{ GRAPH {g} {{ VALUES ?o {{ {values} }} ?s ?p ?o "
+            f"FILTER(isIRI(?s)) }} }}")))
+        predicates |= {row["p"].value for row in store.select(
+            f"SELECT ?p WHERE {{ VALUES ?p {{ {values} }} "
+            f"FILTER EXISTS {{ GRAPH {g} {{ ?s ?p ?o }} }} }}")}
+    mentioned = {t.object.value for t in [*outgoing, *restrictions]
+                 if isinstance(t.object, ox.NamedNode)}
+    mentioned |= {t.predicate.value for t in outgoing}
+    mentioned |= {v for t in incoming if isinstance(t.subject, ox.NamedNode)
+                  for v in (t.subject.value, t.predicate.value)}
+    names: list[ox.Triple] = []
+    wanted = " ".join(sparql.iri(p) for p in naming)
+    for chunk in _chunks(sorted(mentioned)):
+        names.extend(_triples(store.select(
+            f"SELECT ?s ?p ?o WHERE {{ GRAPH {g} {{ VALUES ?s {{ "
+            f"{' '.join(sparql.iri(t) for t in chunk)} }} VALUES ?p {{ {wanted} }} "
+            f"?s ?p ?o }} }}")))
+    return TermNeighbourhood(outgoing, incoming, restrictions, names, frozenset(predicates))
+
+
+def _read_outgoing(store: TripleStore, g: str, values: str, outgoing: list[ox.Triple],
+                   restrictions: list[ox.Triple]) -> None:
+    """The terms' statements, and those of the blank nodes they point at, in one answer
+    (so a blank node has one label in both)."""
+    rows = store.select(
+        f"SELECT ?s ?p ?o ?bp ?bo WHERE {{ GRAPH {g} {{ VALUES ?s {{ {values} }} ?s ?p ?o "
+        f"OPTIONAL {{ ?o ?bp ?bo FILTER(isBlank(?o)) }} }} }}")
+    seen: set[ox.Triple] = set()
+    for row in rows:
+        triple = ox.Triple(row["s"], row["p"], row["o"])  # type: ignore[arg-type]
+        if triple not in seen:
+            seen.add(triple)
+            outgoing.append(triple)
+        if "bp" in row:
+            restrictions.append(ox.Triple(row["o"], row["bp"], row["bo"]))  # type: ignore[arg-type]
+
+
+def _triples(rows: Iterable[dict[str, ox.NamedNode | ox.BlankNode | ox.Literal]]
+             ) -> list[ox.Triple]:
+    return [ox.Triple(row["s"], row["p"], row["o"]) for row in rows]  # type: ignore[arg-type]
+
+
+def _chunks(items: Sequence[str]) -> Iterable[Sequence[str]]:
+    return (items[i:i + _CHUNK] for i in range(0, len(items), _CHUNK))
