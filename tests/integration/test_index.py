@@ -13,8 +13,8 @@ from ontoretrieve.backends.vector_index import Lane
 from ontoretrieve.catalog.store import Catalog
 from ontoretrieve.errors import EmbeddingContractMismatchError
 from ontoretrieve.index.build import index_status, open_query_index, sync_index
-from ontoretrieve.index.layers import VersionedIndex
 from ontoretrieve.index.embed import FastEmbedder
+from ontoretrieve.index.layers import VersionedIndex
 from ontoretrieve.settings import Settings, load_settings
 from tests.support import FIXTURES
 
