@@ -57,7 +57,7 @@ from ontoretrieve.index.delta import VersionDelta
 from ontoretrieve.index.embed import Embedder
 from ontoretrieve.index.sync import SyncProgress
 from ontoretrieve.proposals.model import AppliedVersion, ApplyResult, Proposal, ProposalReport
-from ontoretrieve.proposals.runner import ProposalRunner
+from ontoretrieve.proposals.runner import Planned, ProposalRunner
 from ontoretrieve.query.batch import NOTHING_PREPARED, PreparedQueries
 from ontoretrieve.query.lookup import LookupResult
 from ontoretrieve.records import LoadReport, OntologyVersion, SeedEvidence, SyncReport
@@ -71,6 +71,9 @@ from ontoretrieve.settings.tenants import (
 
 __all__ = ["Engine"]
 
+_VALIDATED_TRIPLES = 4_000_000
+"""Largest validated proposal (triples of its new versions) kept for the apply after it."""
+
 class _Tenant:
     def __init__(self, name: str, overlay: OverlaySettings, hidden: Sequence[str]) -> None:
         self.name = name
@@ -79,6 +82,8 @@ class _Tenant:
         self.writing = threading.RLock()
         """Held for the whole of a write (load, apply, rollback): one writer at a time,
         while reads go on until the write needs the index."""
+        self.validated: tuple[tuple[str, ...], ProposalReport, list[Planned]] | None = None
+        """The last proposal validated, under the key of everything its checks read."""
         self.retriever: Retriever | None = None
         self.rule = OverlayRule.of(overlay, hidden)
         self.aliases = overlay.aliases
@@ -388,10 +393,31 @@ class Engine:
                               search if has_index else None)
 
     def propose(self, proposal: Proposal, *, tenant: str = DEFAULT_TENANT) -> ProposalReport:
-        """Validate a proposal against the whole ontologies it names; nothing is written."""
+        """Validate a proposal against the whole ontologies it names; nothing is written.
+
+        The result is kept until the next proposal: an ``apply`` of the same
+        proposal on the same catalog and index reuses it instead of validating again.
+        """
         state = self._tenant(tenant)
         with self._counted(state, "propose"):
-            return self._runner(state).validate(proposal)[0]
+            return self._validated(state, proposal)[0]
+
+    def _validated(self, state: _Tenant, proposal: Proposal
+                   ) -> tuple[ProposalReport, list[Planned]]:
+        """Validate, or reuse the last validation when nothing it read has changed: the
+        proposal, the tenant's catalog versions (its graphs are content-addressed) and
+        its index (the critic searches it)."""
+        catalog = Catalog.for_tenant(self.store, self.settings, state.name)
+        index_state = tenant_dir(self.settings, state.name) / "state.json"
+        key = (proposal.model_dump_json(),
+               *sorted(f"{v.source}|{v.content_hash}|{v.status}" for v in catalog.versions()),
+               str(index_state.stat().st_mtime_ns) if index_state.exists() else "")
+        if state.validated is not None and state.validated[0] == key:
+            return state.validated[1], state.validated[2]
+        report, planned = self._runner(state).validate(proposal)
+        small = sum(len(p.new) for p in planned) <= _VALIDATED_TRIPLES
+        state.validated = (key, report, planned) if small else None
+        return report, planned
 
     def apply(self, proposal: Proposal, *, tenant: str = DEFAULT_TENANT) -> ApplyResult:
         """Validate, then write new ontology versions and sync the index.
@@ -407,7 +433,8 @@ class Engine:
         state = self._tenant(tenant)
         with state.writing, self._counted(state, "apply"):
             runner = self._runner(state)
-            report, planned = runner.validate(proposal)
+            report, planned = self._validated(state, proposal)
+            state.validated = None
             if not report.conforms:
                 raise report.rejection()
             runner.write_graphs(planned)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 import pyoxigraph as ox
@@ -30,7 +31,7 @@ from pydantic import BaseModel, Field
 from ontoretrieve.context.model import Snapshot
 from ontoretrieve.errors import ProposalError, ProposalRejected
 from ontoretrieve.rdf.graph_index import is_standard
-from ontoretrieve.rdf.vocab import DECLARED_REFERENCE_PREDICATES
+from ontoretrieve.rdf.vocab import DECLARED_REFERENCE_PREDICATES, RDF_TYPE
 from ontoretrieve.records import SyncReport
 
 __all__ = [
@@ -40,11 +41,13 @@ __all__ = [
     "OntologyUpdate",
     "Proposal",
     "ProposalReport",
+    "TermScan",
     "Violation",
     "apply_change",
     "dangling_references",
     "parse_triples",
     "removed_terms",
+    "scan_terms",
     "statements_of",
     "touched_nodes",
 ]
@@ -180,24 +183,61 @@ def touched_nodes(add: Iterable[ox.Triple], remove: Iterable[ox.Triple]) -> set[
     return nodes
 
 
-def statements_of(triples: Sequence[ox.Triple], iris: set[str]) -> list[ox.Triple]:
-    """The statements of ``iris`` as subjects, with the blank nodes they reach."""
-    by_subject: dict[object, list[ox.Triple]] = {}
+@dataclass(frozen=True, slots=True)
+class TermScan:
+    """What the checks read from one version, gathered in one pass over its triples."""
+
+    described: set[str]
+    """Every named subject."""
+    statements: list[ox.Triple]
+    """The statements of the scanned terms, with the blank nodes they reach."""
+    types: dict[str, list[ox.Triple]]
+    """rdf:type statements by named subject."""
+
+
+def scan_terms(triples: Iterable[ox.Triple], iris: set[str]) -> TermScan:
+    """One pass over a version (the whole of a big ontology is read once, not per check).
+
+    >>> import pyoxigraph as ox
+    >>> a = ox.NamedNode("http://x/A")
+    >>> scan = scan_terms([ox.Triple(a, ox.NamedNode(RDF_TYPE), a)], {"http://x/A"})
+    >>> sorted(scan.described), len(scan.statements), list(scan.types)
+    (['http://x/A'], 1, ['http://x/A'])
+    """
+    described: set[str] = set()
+    named: list[ox.Triple] = []
+    blank: dict[ox.BlankNode, list[ox.Triple]] = {}
+    types: dict[str, list[ox.Triple]] = {}
     for t in triples:
-        by_subject.setdefault(t.subject, []).append(t)
-    found: list[ox.Triple] = []
-    frontier: list[object] = [ox.NamedNode(i) for i in iris]
-    seen: set[object] = set()
+        subject = t.subject
+        if isinstance(subject, ox.BlankNode):
+            blank.setdefault(subject, []).append(t)
+            continue
+        if not isinstance(subject, ox.NamedNode):
+            continue
+        described.add(subject.value)
+        if subject.value in iris:
+            named.append(t)
+        if t.predicate.value == RDF_TYPE:
+            types.setdefault(subject.value, []).append(t)
+    found = list(named)
+    frontier = [t.object for t in named if isinstance(t.object, ox.BlankNode)]
+    seen: set[ox.BlankNode] = set()
     while frontier:
         node = frontier.pop()
         if node in seen:
             continue
         seen.add(node)
-        for t in by_subject.get(node, ()):
+        for t in blank.get(node, ()):
             found.append(t)
             if isinstance(t.object, ox.BlankNode):
                 frontier.append(t.object)
-    return found
+    return TermScan(described, found, types)
+
+
+def statements_of(triples: Sequence[ox.Triple], iris: set[str]) -> list[ox.Triple]:
+    """The statements of ``iris`` as subjects, with the blank nodes they reach."""
+    return scan_terms(triples, iris).statements
 
 
 def dangling_references(add: Sequence[ox.Triple], declared: set[str]) -> dict[str, str]:
@@ -218,8 +258,8 @@ def dangling_references(add: Sequence[ox.Triple], declared: set[str]) -> dict[st
     return found
 
 
-def removed_terms(old: Sequence[ox.Triple], new: Sequence[ox.Triple]) -> set[str]:
-    """Named terms described in ``old`` that ``new`` no longer describes at all."""
-    before = {t.subject.value for t in old if isinstance(t.subject, ox.NamedNode)}
-    after = {t.subject.value for t in new if isinstance(t.subject, ox.NamedNode)}
-    return before - after
+def removed_terms(removed: Iterable[ox.Triple], described: set[str]) -> set[str]:
+    """Named terms the removed statements were about that the new version no longer
+    describes at all (``described``: its named subjects)."""
+    return {t.subject.value for t in removed
+            if isinstance(t.subject, ox.NamedNode)} - described

@@ -38,12 +38,13 @@ from ontoretrieve.proposals.model import (
     OntologyUpdate,
     Proposal,
     ProposalReport,
+    TermScan,
     Violation,
     apply_change,
     dangling_references,
     parse_triples,
     removed_terms,
-    statements_of,
+    scan_terms,
     touched_nodes,
 )
 from ontoretrieve.proposals.shacl import DEFAULT_SHAPES, load_shapes, validate
@@ -143,8 +144,9 @@ class ProposalRunner:
                         ) -> list[Violation]:
         found: list[Violation] = []
         touched = touched_nodes(add, remove)
+        before_scan, after_scan = scan_terms(old, touched), scan_terms(new, touched)
         # Terms the new ontology and the tenant's other ontologies declare.
-        declared = {t.subject.value for t in new if isinstance(t.subject, ox.NamedNode)}
+        declared = after_scan.described
         pointed = dangling_references(add, declared)
         if pointed:
             elsewhere = reader.defining_versions(sorted(pointed))
@@ -155,27 +157,26 @@ class ProposalRunner:
                         path=predicate, message="the update points to a term no ontology "
                         "of the catalog declares: declare it or fix the IRI"))
         # SHACL on the touched terms, before and after: only what the update introduces.
-        referenced = {t.object.value for t in [*add, *statements_of(new, touched)]
+        referenced = {t.object.value for t in [*add, *after_scan.statements]
                       if isinstance(t.object, ox.NamedNode)}
         wanted = referenced | touched
         others = [v for v in visible if v.graph != base.graph]
         outside = self._types(sorted(wanted), {v.graph for v in others})
 
-        def view(triples: list[ox.Triple]) -> list[ox.Triple]:
+        def view(scan: TermScan) -> list[ox.Triple]:
             # The touched terms' statements and the types of what they point to: from
             # this version of the ontology itself, and from the rest of the catalog.
-            inside = [t for t in triples if t.predicate.value == RDF_TYPE
-                      and isinstance(t.subject, ox.NamedNode) and t.subject.value in wanted]
-            return list(dict.fromkeys(statements_of(triples, touched) + inside + outside))
+            inside = [t for iri in sorted(wanted) for t in scan.types.get(iri, ())]
+            return list(dict.fromkeys(scan.statements + inside + outside))
 
-        before = validate(view(old), self.shapes)
-        after = validate(view(new), self.shapes)
+        before = validate(view(before_scan), self.shapes)
+        after = validate(view(after_scan), self.shapes)
         for result in sorted(set(after) - set(before), key=lambda r: (r.shape, r.focus)):
             found.append(Violation(check="shacl", ontology_iri=iri, shape=result.shape,
                                    focus=result.focus, path=result.path,
                                    message=result.message))
         # Removed terms still used elsewhere.
-        gone = removed_terms(old, new)
+        gone = removed_terms(remove, declared) & before_scan.described
         if gone:
             found.extend(self._still_used(iri, gone, new, others))
         return found

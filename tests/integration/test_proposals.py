@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -17,6 +18,7 @@ from ontoretrieve.cli import app
 from ontoretrieve.index.atomize import AtomSource, atomize
 from ontoretrieve.index.build import open_query_index
 from ontoretrieve.index.layers import VersionedIndex
+from ontoretrieve.proposals.runner import ProposalRunner
 from ontoretrieve.rdf.vocab import OWL, RDFS, graph_name
 
 pytestmark = pytest.mark.integration
@@ -159,6 +161,31 @@ def test_an_apply_writes_exactly_the_atoms_it_changed(tenant_config: Path) -> No
             assert index.count(new) == len(after) == state.ontologies[new].atoms
         finally:
             index.close()
+
+
+def test_apply_reuses_the_validation_of_propose_until_the_catalog_changes(
+        tenant_config: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[int] = []
+    validate = ProposalRunner.validate
+
+    def counting(self: ProposalRunner, proposal: Proposal) -> Any:
+        calls.append(1)
+        return validate(self, proposal)
+
+    monkeypatch.setattr(ProposalRunner, "validate", counting)
+    with Engine.open(load_settings(tenant_config)) as engine:
+        base = _mini(engine)
+        first = _proposal(base)
+        assert engine.propose(first, tenant="alpha").conforms
+        engine.apply(first, tenant="alpha")
+        assert len(calls) == 1  # the apply reused the propose's validation
+        second = _proposal(base, f"<{MINI}#Gauge> a <{OWL}Class> ; <{RDFS}label> \"gauge\" .")
+        engine.propose(second, tenant="alpha")  # validated against the base: conforms
+        engine.rollback(MINI, tenant="alpha")
+        engine.apply(_proposal(_mini(engine)), tenant="alpha")  # the catalog changed
+        with pytest.raises(ProposalRejected, match="stale"):
+            engine.apply(second, tenant="alpha")  # validated again, not taken from propose
+        assert len(calls) == 4
 
 
 def test_the_critic_flags_a_term_another_ontology_has(tenant_config: Path) -> None:
