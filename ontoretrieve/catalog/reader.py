@@ -146,6 +146,15 @@ class CatalogReader:
         self._versions_stamp: object = None
         self._checked_at = 0.0
 
+    def renewed(self) -> CatalogReader:
+        """A reader that reads the catalog's versions afresh (after a write) and shares
+        this one's graph caches: they are keyed by content hash, so they stay true."""
+        other = CatalogReader(self.store, catalog=self.catalog,
+                              cache_triples=self.cache_triples,
+                              merge_cache_size=self.merge_cache_size)
+        other._graphs, other._merged = self._graphs, self._merged
+        return other
+
     def versions(self) -> list[OntologyVersion]:
         """Current catalog versions, re-read only when a load has happened since.
 

@@ -50,8 +50,10 @@ from ontoretrieve.index.build import (
     make_embedder,
     mention_store,
     open_query_index,
+    query_state,
 )
 from ontoretrieve.index.embed import Embedder
+from ontoretrieve.index.layers import VersionedIndex
 from ontoretrieve.index.mention_match import MentionDictionary
 from ontoretrieve.index.payload import evidence_from_payload
 from ontoretrieve.index.state import IndexState, ontology_names
@@ -117,6 +119,27 @@ class Retriever:
 
     def close(self) -> None:
         self.index.close()
+
+    def renewed(self) -> Retriever | None:
+        """This retriever over the index as a sync just left it, keeping the open shard,
+        the model and the graph cache (graphs are content-addressed); None, after
+        closing this one, when the sync moved the index to a new location."""
+        state = query_state(self.settings, self.tenant)
+        raw = self.index.index if isinstance(self.index, VersionedIndex) else None
+        if raw is None or state.location != self.state.location:
+            self.close()
+            return None
+        other = Retriever(self.settings, self.store, VersionedIndex(raw, state), state,
+                          self._seeds.embedder if self._seeds else self._embedder,
+                          self.tenant)
+        other.reader = self.reader.renewed()
+        if set(state.ontologies) == set(self.state.ontologies):
+            other._dictionary = self._dictionary
+        return other
+
+    def raw_index(self) -> VectorIndex | None:
+        """The open index under the version layer (what a sync may write through)."""
+        return self.index.index if isinstance(self.index, VersionedIndex) else None
 
     def variant(self, settings: Settings) -> Retriever:
         """A retriever with other settings over the same open index, model and graph cache.

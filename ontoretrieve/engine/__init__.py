@@ -91,6 +91,16 @@ class _Tenant:
         self.seconds: dict[str, float] = {}
 
 
+def _renewed(held: Retriever) -> Retriever | None:
+    """The retriever moved to the index state a sync left, its shard kept open; None
+    (closed) when it cannot be (the next read opens the index and says why)."""
+    try:
+        return held.renewed()
+    except OntoRetrieveError:
+        held.close()
+        return None
+
+
 class Engine:
     """Retrieve, slice, look up and manage catalogs, per tenant."""
 
@@ -341,11 +351,18 @@ class Engine:
                        deltas: Mapping[str, VersionDelta] | None = None
                        ) -> tuple[LoadReport | None, SyncReport]:
         with state.writing, self._operation(state, "catalog_load"):
-            self._close_retriever(state)
-            reports = sync_index(self.settings, self.store, catalog_path=path, rebuild=rebuild,
-                                 tenant=state.name, embedder=self.embedder(),
-                                 load_progress=load_progress, progress=progress,
-                                 deltas=deltas)
+            held = state.retriever
+            lent = None if rebuild or held is None else held.raw_index()
+            if lent is None:
+                self._close_retriever(state)
+            try:
+                reports = sync_index(self.settings, self.store, catalog_path=path,
+                                     rebuild=rebuild, tenant=state.name,
+                                     embedder=self.embedder(), load_progress=load_progress,
+                                     progress=progress, deltas=deltas, open_index=lent)
+            finally:
+                if lent is not None and held is not None:
+                    state.retriever = _renewed(held)
             self.cache.clear(state.name)
         for dependent in self.tenants():
             if dependent != state.name and state.name in catalog_layers(

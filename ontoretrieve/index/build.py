@@ -23,7 +23,7 @@ from ontoretrieve.index.delta import VersionDelta
 from ontoretrieve.index.embed import Embedder, FastEmbedder, embedding_identity
 from ontoretrieve.index.embed_cache import CachedEmbedder, EmbeddingCache, cache_path
 from ontoretrieve.index.fingerprint import differences, fingerprint
-from ontoretrieve.index.layers import VersionedIndex
+from ontoretrieve.index.layers import LentIndex, VersionedIndex
 from ontoretrieve.index.mention_store import MentionStore, forms_key
 from ontoretrieve.index.state import IndexState
 from ontoretrieve.index.sync import IndexSync, SyncProgress, check_fingerprint
@@ -40,6 +40,7 @@ __all__ = [
     "make_embedder",
     "mention_store",
     "open_query_index",
+    "query_state",
     "sync_index",
     "tenant_dir",
 ]
@@ -90,6 +91,20 @@ def _open_index(settings: Settings, tenant: str) -> Callable[[str, int], VectorI
     return open_index
 
 
+def _lending(held: VectorIndex | None, state_path: Path,
+             opener: Callable[[str, int], VectorIndex]) -> Callable[[str, int], VectorIndex]:
+    """An opener that lends ``held`` for the location it is open on, else opens."""
+    if held is None:
+        return opener
+    state = IndexState.load(state_path)
+    location = state.location if state else None
+
+    def open_index(place: str, dimension: int) -> VectorIndex:
+        return LentIndex(held) if place == location else opener(place, dimension)
+
+    return open_index
+
+
 def _new_location(settings: Settings, tenant: str) -> Callable[[], str]:
     def new_location() -> str:
         stamp = time.strftime("%Y%m%d%H%M%S")
@@ -127,9 +142,16 @@ def sync_index(
     load_progress: ProgressCallback | None = None,
     progress: SyncProgress | None = None,
     deltas: Mapping[str, VersionDelta] | None = None,
+    open_index: VectorIndex | None = None,
 ) -> tuple[LoadReport | None, SyncReport]:
     """Load ``catalog_path`` (when given) into the store, then sync the index to it
-    (``deltas``: changes the caller knows, by new version hash; see ``IndexSync.run``)."""
+    (``deltas``: changes the caller knows, by new version hash; see ``IndexSync.run``).
+
+    ``open_index`` is the tenant's index as the caller already holds it open (a
+    server between requests): the sync writes through it instead of opening the
+    shard again, and leaves it open. A rebuild, which writes a new location,
+    opens its own.
+    """
     catalog = Catalog.for_tenant(store, settings, tenant)
     report = catalog.load(catalog_path, progress=load_progress) if catalog_path else None
     state_path = tenant_dir(settings, tenant) / "state.json"
@@ -141,7 +163,7 @@ def sync_index(
         settings, catalog, state_path,
         configured_fingerprint(settings),
         embedder=lambda: document_embedder(settings, embedder or make_embedder(settings)),
-        open_index=_open_index(settings, tenant),
+        open_index=_lending(open_index, state_path, _open_index(settings, tenant)),
         new_location=_new_location(settings, tenant),
         drop_location=_drop_location(settings, tenant),
         mentions=mention_store(settings, tenant),
@@ -152,13 +174,20 @@ def sync_index(
 def open_query_index(settings: Settings, tenant: str = DEFAULT_TENANT
                      ) -> tuple[VectorIndex, IndexState]:
     """The tenant's index for queries; raises when its fingerprint differs."""
+    state = query_state(settings, tenant)
+    index = _open_index(settings, tenant)(state.location, state.dimension)
+    return VersionedIndex(index, state), state
+
+
+def query_state(settings: Settings, tenant: str = DEFAULT_TENANT) -> IndexState:
+    """The tenant's index state for queries; raises when there is none or its
+    fingerprint differs from the settings'."""
     path = tenant_dir(settings, tenant) / "state.json"
     state = IndexState.load(path)
     if state is None:
         raise IndexError_(f"no index at {path.parent}: run `ontoretrieve index`")
     check_fingerprint(state, configured_fingerprint(settings), str(path.parent))
-    index = _open_index(settings, tenant)(state.location, state.dimension)
-    return VersionedIndex(index, state), state
+    return state
 
 
 class IndexStatus(BaseModel):

@@ -41,7 +41,7 @@ from ontoretrieve.backends.vector_index import (
 from ontoretrieve.index.state import IndexState
 from ontoretrieve.records import AtomPayload
 
-__all__ = ["ReadScope", "VersionedIndex", "read_scope"]
+__all__ = ["LentIndex", "ReadScope", "VersionedIndex", "read_scope"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,3 +184,20 @@ class VersionedIndex:
     def close(self) -> None:
         self.index.close()
 
+
+
+class LentIndex(VersionedIndex):
+    """An index its owner keeps open, lent to a sync: ``close`` only flushes.
+
+    Opening a Qdrant Edge shard loads its segments (about a second for the bench
+    catalog), so a server that syncs after an apply writes through the shard its
+    readers hold rather than closing and opening it twice. Every call passes
+    straight through (the sync works on stored hashes).
+    """
+
+    def __init__(self, index: VectorIndex) -> None:
+        super().__init__(index, IndexState(backend="", location="", dimension=0,
+                                           fingerprint={}))
+
+    def close(self) -> None:
+        self.index.flush()

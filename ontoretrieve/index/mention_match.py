@@ -51,8 +51,17 @@ from ontoretrieve.index.mention_text import (
     tokenize,
 )
 
-__all__ = ["KIND_WEIGHTS", "MATCH_SCHEME", "Mention", "MentionDictionary", "abbreviations",
-           "form_keys", "root_key"]
+__all__ = [
+    "KIND_WEIGHTS",
+    "MATCH_SCHEME",
+    "KeyedForm",
+    "Mention",
+    "MentionDictionary",
+    "abbreviations",
+    "form_keys",
+    "keyed_forms",
+    "root_key",
+]
 
 MATCH_SCHEME = "mm-3"
 """Version of the keys and automatons built here: part of the cached dictionary's name,
@@ -189,6 +198,31 @@ Entry = tuple[str, str, str, str]
 """(iri, ontology hash, form, kind)."""
 
 
+KeyedForm = tuple[str, str, str, str, str]
+"""(automaton: folded, exact or root; key; term IRI; form; form kind)."""
+
+
+def keyed_forms(terms: Sequence[TermForms]) -> list[KeyedForm]:
+    """Each form of each term under the keys it is matched by, in the order a
+    dictionary build takes them (pure; no version in it).
+
+    >>> forms = (("nuclear", "label"), ("mV", "symbol"))
+    >>> [k[:2] for k in keyed_forms([TermForms("http://x/t", forms)])]
+    [('folded', ' nuclear '), ('root', ' nucle '), ('exact', ' mV ')]
+    """
+    found: list[KeyedForm] = []
+    for term in terms:
+        for form, kind in term.forms:
+            keyed = form_keys(form, kind)
+            if keyed is None:
+                continue
+            found.append((keyed[0], keyed[1], term.iri, form, kind))
+            root = _root_of(keyed) if kind != FormKind.LOCAL_NAME.value else None
+            if root is not None:
+                found.append(("root", root, term.iri, form, kind))
+    return found
+
+
 class MentionDictionary:
     """Both automatons over the forms of a set of ontology versions."""
 
@@ -202,23 +236,21 @@ class MentionDictionary:
     @classmethod
     def build(cls, ontologies: Iterable[tuple[str, Sequence[TermForms]]]) -> MentionDictionary:
         """From (ontology hash, term forms) pairs."""
+        return cls.build_keyed((h, keyed_forms(terms)) for h, terms in ontologies)
+
+    @classmethod
+    def build_keyed(cls, ontologies: Iterable[tuple[str, Sequence[KeyedForm]]]
+                    ) -> MentionDictionary:
+        """From (ontology hash, ``keyed_forms``) pairs: the normalization, most of the
+        cost of a build, done once per version and kept beside its forms."""
         entries: dict[tuple[str, str], dict[tuple[str, str], Entry]] = {}
         count = 0
-        for content_hash, terms in ontologies:
-            for term in terms:
-                for form, kind in term.forms:
-                    keyed = form_keys(form, kind)
-                    if keyed is None:
-                        continue
-                    count += 1
-                    per_key = entries.setdefault(keyed, {})
-                    # One entry per term and version: its strongest form under this key.
-                    per_key.setdefault((term.iri, content_hash), (term.iri, content_hash,
-                                                                  form, kind))
-                    root = _root_of(keyed) if kind != FormKind.LOCAL_NAME.value else None
-                    if root is not None:
-                        entries.setdefault(("root", root), {}).setdefault(
-                            (term.iri, content_hash), (term.iri, content_hash, form, kind))
+        for content_hash, keyed in ontologies:
+            for which, key, iri, form, kind in keyed:
+                count += which != "root"
+                # One entry per term and version: its strongest form under this key.
+                entries.setdefault((which, key), {}).setdefault(
+                    (iri, content_hash), (iri, content_hash, form, kind))
         automatons = {"folded": ahocorasick.Automaton(), "exact": ahocorasick.Automaton(),
                       "root": ahocorasick.Automaton()}
         for (which, key), per_key in entries.items():

@@ -38,7 +38,12 @@ from typing import Any
 
 from ontoretrieve.index.atomic import write_atomic
 from ontoretrieve.index.mention_forms import FORM_SCHEME, TermForms
-from ontoretrieve.index.mention_match import MATCH_SCHEME, MentionDictionary
+from ontoretrieve.index.mention_match import (
+    MATCH_SCHEME,
+    KeyedForm,
+    MentionDictionary,
+    keyed_forms,
+)
 from ontoretrieve.settings.groups import IndexSettings
 
 __all__ = ["MentionStore", "forms_key"]
@@ -75,7 +80,15 @@ class MentionStore:
         """A forms file for this version exists, written under the current key."""
         return self._forms_path(content_hash).is_file()
 
-    def write(self, content_hash: str, terms: Sequence[TermForms]) -> None:
+    def write(self, content_hash: str, terms: Sequence[TermForms],
+              keyed: Sequence[KeyedForm] | None = None) -> None:
+        """Write the version's forms (and their match keys, when the caller has them)."""
+        self._write_forms(content_hash, terms)
+        if keyed is not None:
+            write_atomic(self._keys_path(content_hash),
+                         pickle.dumps(list(keyed), protocol=pickle.HIGHEST_PROTOCOL))
+
+    def _write_forms(self, content_hash: str, terms: Sequence[TermForms]) -> None:
         body = {"key": self.key, "scheme": FORM_SCHEME, "ontology_hash": content_hash,
                 "terms": [[t.iri, [list(f) for f in t.forms]] for t in terms]}
         write_atomic(self._forms_path(content_hash),
@@ -83,14 +96,41 @@ class MentionStore:
         self._remove_others(content_hash)
 
     def remove(self, content_hash: str) -> None:
-        """Forget the version's forms, under every key."""
-        for path in self.folder.glob(f"{content_hash}-*.json.gz"):
+        """Forget the version's forms (and their keys), under every key."""
+        for path in self.folder.glob(f"{content_hash}-*"):
             path.unlink(missing_ok=True)
 
     def _remove_others(self, content_hash: str) -> None:
-        for path in self.folder.glob(f"{content_hash}-*.json.gz"):
+        for path in self.folder.glob(f"{content_hash}-*"):
             if path != self._forms_path(content_hash):
                 path.unlink(missing_ok=True)
+
+    def _keys_path(self, content_hash: str) -> Path:
+        return self.folder / f"{content_hash}-{self.key}-{MATCH_SCHEME}.keys.pickle"
+
+    def keyed(self, content_hash: str) -> list[KeyedForm] | None:
+        """The version's forms under their match keys: read when kept, else made from its
+        forms and kept (normalizing is most of a dictionary build; a new set of versions,
+        as after an apply, then normalizes only the new one). None: no forms."""
+        path = self._keys_path(content_hash)
+        try:
+            with path.open("rb") as handle:
+                loaded = pickle.load(handle)
+            if isinstance(loaded, list):
+                return loaded
+        except FileNotFoundError:
+            pass
+        except Exception as exc:  # a damaged cache is made again, never trusted
+            log.warning("mention keys %s are unreadable (%s); making them again", path, exc)
+        terms = self._terms(content_hash)
+        if terms is None:
+            return None
+        keyed = keyed_forms(terms)
+        try:
+            write_atomic(path, pickle.dumps(keyed, protocol=pickle.HIGHEST_PROTOCOL))
+        except OSError as exc:  # a read-only data dir still answers
+            log.warning("cannot keep the mention keys in %s (%s)", self.folder, exc)
+        return keyed
 
     def read(self, content_hash: str) -> list[TermForms]:
         """The version's forms; empty (with a warning) when the file is missing or stale."""
@@ -125,9 +165,9 @@ class MentionStore:
             pass
         except Exception as exc:  # a damaged cache is rebuilt, never trusted
             log.warning("mention dictionary %s is unreadable (%s); rebuilding", path, exc)
-        forms = {h: self._terms(h) for h in wanted}
-        built = MentionDictionary.build((h, terms or []) for h, terms in forms.items())
-        if any(terms is None for terms in forms.values()):
+        forms = {h: self.keyed(h) for h in wanted}
+        built = MentionDictionary.build_keyed((h, keyed or []) for h, keyed in forms.items())
+        if any(keyed is None for keyed in forms.values()):
             return built  # missing forms: never cache a dictionary the next sync completes
         try:
             write_atomic(path, pickle.dumps(built, protocol=pickle.HIGHEST_PROTOCOL))

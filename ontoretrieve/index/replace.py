@@ -35,6 +35,7 @@ from ontoretrieve.index.atomize import (
 )
 from ontoretrieve.index.delta import VersionDelta, affected_terms
 from ontoretrieve.index.mention_forms import TermForms, term_forms
+from ontoretrieve.index.mention_match import KeyedForm, keyed_forms
 from ontoretrieve.index.payload import to_payload
 from ontoretrieve.index.state import IndexedOntology
 from ontoretrieve.rdf import sparql
@@ -67,6 +68,8 @@ class LayerWrite:
     """The new version's entry in the index state (layers, hidden ids, atom count)."""
     forms: list[TermForms]
     """The new version's mention forms (the base's, with the looked-at terms redone)."""
+    keyed: list[KeyedForm] | None
+    """The forms under their match keys, from the base's keys (None: the base has none)."""
     looked_at: int
     """Terms the delta could have changed (re-atomized from their neighbourhood)."""
 
@@ -98,8 +101,8 @@ def _layerable(index: IndexSettings) -> bool:
 
 def plan_layer(store: TripleStore, index: VectorIndex, settings: Settings, *,
                graph: str, source: AtomSource, base: IndexedOntology, delta: VersionDelta,
-               new: Sequence[ox.Triple], base_forms: Sequence[TermForms] | None
-               ) -> LayerWrite | None:
+               new: Sequence[ox.Triple], base_forms: Sequence[TermForms] | None,
+               base_keyed: Sequence[KeyedForm] | None = None) -> LayerWrite | None:
     """The layer that turns ``base`` (indexed, hash ``delta.base_hash``) into the version
     ``source`` names, whose stored graph is ``graph`` and triples ``new``; None: write
     the version whole instead."""
@@ -126,8 +129,10 @@ def plan_layer(store: TripleStore, index: VectorIndex, settings: Settings, *,
     info = IndexedOntology(ontology_iri=source.ontology_iri, version=source.version,
                            sources=base.sources, atoms=atoms_total,
                            layers=[*base.layers, delta.base_hash], hidden=hidden)
-    return LayerWrite(atoms=changed, info=info,
-                      forms=_merged_forms(base_forms, terms, hood, settings.index),
+    forms = _merged_forms(base_forms, terms, hood, settings.index)
+    return LayerWrite(atoms=changed, info=info, forms=forms,
+                      keyed=None if base_keyed is None else _merged_keys(base_keyed, forms,
+                                                                         set(terms)),
                       looked_at=len(terms))
 
 
@@ -175,6 +180,20 @@ def _merged_forms(base: Sequence[TermForms], terms: Collection[str],
     redone = {f.iri: f for f in term_forms(hood.outgoing, index)}
     kept = {f.iri: f for f in base if f.iri not in terms}
     return [forms for _, forms in sorted({**kept, **redone}.items())]
+
+
+def _merged_keys(base: Sequence[KeyedForm], forms: Sequence[TermForms], redone: set[str]
+                 ) -> list[KeyedForm]:
+    """``keyed_forms(forms)``, normalizing only the redone terms (a term's keys depend
+    on its own forms alone)."""
+    by_term: dict[str, list[KeyedForm]] = defaultdict(list)
+    for entry in base:
+        by_term[entry[2]].append(entry)
+    fresh = {f.iri: f for f in forms if f.iri in redone}
+    found: list[KeyedForm] = []
+    for term in forms:
+        found += keyed_forms([fresh[term.iri]]) if term.iri in fresh else by_term[term.iri]
+    return found
 
 
 def read_neighbourhood(store: TripleStore, graph: str, terms: Sequence[str],

@@ -267,7 +267,8 @@ class IndexSync:
                            source=AtomSource(version.ontology_iri, version.version,
                                              content_hash),
                            base=state.ontologies[base], delta=delta, new=new,
-                           base_forms=base_forms)
+                           base_forms=base_forms,
+                           base_keyed=self.mentions.keyed(base) if self.mentions else None)
         if layer is None:
             return False
         state.pending = sorted(set(state.pending) | {content_hash})
@@ -276,7 +277,7 @@ class IndexSync:
             self._write(index, layer.atoms[start:start + _CHUNK], counters)
         index.flush()
         if self.mentions is not None:
-            self.mentions.write(content_hash, layer.forms)
+            self.mentions.write(content_hash, layer.forms, layer.keyed)
         layer.info.sources = [v.source for v in desired[content_hash]]
         state.ontologies[content_hash] = layer.info
         state.pending = [h for h in state.pending if h != content_hash]

@@ -12,6 +12,7 @@ from ontoretrieve.backends import OxigraphStore
 from ontoretrieve.catalog.store import Catalog
 from ontoretrieve.index.build import mention_store, sync_index, tenant_dir
 from ontoretrieve.index.embed import FastEmbedder
+from ontoretrieve.index.mention_match import keyed_forms
 from ontoretrieve.index.state import IndexState
 from ontoretrieve.query.seeder import SeedRetriever
 from ontoretrieve.settings import Settings, load_settings
@@ -65,6 +66,9 @@ def test_forms_follow_add_change_and_remove(tmp_path: Path, catalog_dir: Path,
     sync_index(settings, store, catalog_path=catalog_dir, embedder=real_embedder)
     assert len(kept(settings)) == 1  # the old version, read by the new one as a layer
     assert forms_files(settings) == hashes(store) | kept(settings)
+    forms = mention_store(settings)
+    for content_hash in hashes(store):  # the layer's keys, merged, equal its forms' keys
+        assert forms.keyed(content_hash) == keyed_forms(forms.read(content_hash))
     assert MINI + "Device" in named(settings, real_embedder, "A gadget was used.")
 
     (catalog_dir / "sub" / "second.ttl").unlink()  # remove: its forms go with it

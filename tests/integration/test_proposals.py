@@ -149,18 +149,19 @@ def test_an_apply_writes_exactly_the_atoms_it_changed(tenant_config: Path) -> No
                     for a in atoms}
 
         before, after = contents(base), contents(new)
-        changed = {iri for iri, content in after.items() if before.get(iri) != content}
-        gone = before.keys() - after.keys()
-        assert {f"{MINI}#Thermometer", f"{MINI}#Device", f"{MINI}#Sensor"} <= changed
-        index, state = open_query_index(engine.settings, "alpha")
-        try:
-            assert isinstance(index, VersionedIndex)
-            assert index.index.count(new) == len(changed)  # points written: the changed atoms
-            hidden = [i for ids in state.ontologies[new].hidden.values() for i in ids]
-            assert len(hidden) == len((changed & before.keys()) | gone)
-            assert index.count(new) == len(after) == state.ontologies[new].atoms
-        finally:
-            index.close()
+        settings = engine.settings
+    changed = {iri for iri, content in after.items() if before.get(iri) != content}
+    gone = before.keys() - after.keys()
+    assert {f"{MINI}#Thermometer", f"{MINI}#Device", f"{MINI}#Sensor"} <= changed
+    index, state = open_query_index(settings, "alpha")  # the engine has closed its shard
+    try:
+        assert isinstance(index, VersionedIndex)
+        assert index.index.count(new) == len(changed)  # points written: the changed atoms
+        hidden = [i for ids in state.ontologies[new].hidden.values() for i in ids]
+        assert len(hidden) == len((changed & before.keys()) | gone)
+        assert index.count(new) == len(after) == state.ontologies[new].atoms
+    finally:
+        index.close()
 
 
 def test_apply_reuses_the_validation_of_propose_until_the_catalog_changes(
