@@ -20,7 +20,7 @@ import shutil
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -171,15 +171,16 @@ class FastEmbedder:
     """``Embedder`` over fastembed's ONNX models."""
 
     def __init__(self, settings: EmbedSettings, cache_dir: Path) -> None:
-        from fastembed import SparseTextEmbedding, TextEmbedding
+        from fastembed import SparseTextEmbedding
 
         self.settings = settings
         model_path = settings.dense_model_path
         if model_path is None and settings.dense_model == DEFAULT_DENSE_MODEL:
             model_path = str(packaged_model_dir(cache_dir))
+        self._cache_dir = cache_dir
+        self._model_path = model_path
         try:
-            self._dense = TextEmbedding(settings.dense_model, specific_model_path=model_path,
-                                        cache_dir=str(cache_dir / "fastembed"))
+            self._dense = self._load_dense()
             self._sparse = SparseTextEmbedding(settings.sparse_model,
                                                specific_model_path=str(_bm25_dir()),
                                                cache_dir=str(cache_dir / "fastembed"))
@@ -190,7 +191,7 @@ class FastEmbedder:
         from tokenizers import Tokenizer
 
         # A copy without truncation, so a window over the limit is counted, not cut.
-        encoder_tokenizer = self._dense.model.tokenizer  # type: ignore[attr-defined]
+        encoder_tokenizer = self._dense.model.tokenizer
         truncation = encoder_tokenizer.truncation
         self._sequence_limit = int(truncation["max_length"]) if truncation else None
         self._counter = Tokenizer.from_str(encoder_tokenizer.to_str())
@@ -198,6 +199,18 @@ class FastEmbedder:
         self._counter.no_padding()
         self._dimension = 0
         self._dimension = int(self.embed_queries(["dimension probe"]).shape[1])
+
+    def _load_dense(self) -> Any:
+        from fastembed import TextEmbedding
+
+        return TextEmbedding(self.settings.dense_model, specific_model_path=self._model_path,
+                             cache_dir=str(self._cache_dir / "fastembed"))
+
+    def release_buffers(self) -> None:
+        """Give back the encoder's working memory: ONNX Runtime keeps the arena of the
+        largest batch it ran for the life of its session, so the model is loaded afresh
+        (about a second). An index build calls this before its last optimize."""
+        self._dense = self._load_dense()
 
     @property
     def dimension(self) -> int:

@@ -167,6 +167,12 @@ class CachedEmbedder:
         self.embedded = 0
         self.reused = 0
 
+    def release_buffers(self) -> None:
+        """The wrapped encoder's (``FastEmbedder.release_buffers``), when it has one."""
+        release = getattr(self.inner, "release_buffers", None)
+        if release is not None:
+            release()
+
     @property
     def dimension(self) -> int:
         return self.inner.dimension

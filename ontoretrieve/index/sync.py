@@ -73,6 +73,11 @@ OPTIMIZE_EVERY = 15_000
 many points rather than the whole index, which bounds a big build's peak memory."""
 
 
+RELEASE_AFTER_TEXTS = 20_000
+"""A build that encoded this many texts gives the encoder's working memory back before
+its last optimize, so the two peaks do not add up (benchmarks/RESULTS.md)."""
+
+
 @dataclass(frozen=True, slots=True)
 class SyncPlan:
     add: list[str]
@@ -181,6 +186,8 @@ class IndexSync:
             added = [h for h in plan.add if h not in revived]
             self._add(index, state, added, desired, deltas or {}, work_path, counters,
                       progress)
+            if counters["texts"] >= RELEASE_AFTER_TEXTS:
+                self._release_encoder()
             deleted = self._remove(index, state, plan, counters)
             if added:
                 index.optimize()
@@ -202,6 +209,11 @@ class IndexSync:
             report.texts_from_cache = self._embedder.reused
             report.texts_encoded = self._embedder.embedded
         return report
+
+    def _release_encoder(self) -> None:
+        release = getattr(self._embedder, "release_buffers", None)
+        if release is not None:
+            release()
 
     def _starting_state(self, rebuild: bool) -> tuple[IndexState, Path, str | None]:
         """The state to write into, where to save it, and the location a rebuild replaces."""

@@ -314,3 +314,25 @@ def test_a_build_optimizes_in_parts(tmp_path: Path, catalog_dir: Path,
         assert hits[0] and hits[0][0].payload["iri"].endswith("MilliV")
     finally:
         index.close()
+
+
+def test_a_big_build_gives_the_encoder_memory_back_and_vectors_stay(
+        tmp_path: Path, catalog_dir: Path, real_embedder: FastEmbedder,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import ontoretrieve.index.sync as sync_module
+
+    texts = ["a thermometer measures temperature", "millivolt"]
+    before = real_embedder.embed_documents(texts)
+    released: list[int] = []
+    release = real_embedder.release_buffers
+
+    def counting() -> None:
+        released.append(1)
+        release()
+
+    monkeypatch.setattr(real_embedder, "release_buffers", counting)
+    monkeypatch.setattr(sync_module, "RELEASE_AFTER_TEXTS", 1)  # every build is "big"
+    _, report = sync_index(settings_for(tmp_path), OxigraphStore.in_memory(),
+                           catalog_path=catalog_dir, embedder=real_embedder)
+    assert report.atoms_embedded > 0 and released == [1]
+    assert (real_embedder.embed_documents(texts) == before).all()  # the model, reloaded
