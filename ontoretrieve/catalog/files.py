@@ -15,6 +15,7 @@ import hashlib
 import os
 import re
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -193,6 +194,28 @@ def identify(triples: list[ox.Triple], name: str) -> Identity:
             version = values[0]
             break
     return Identity(chosen, False, version, warnings)
+
+
+_PLACEHOLDER = re.compile(r"\$\$[A-Za-z0-9_]+\$\$|\{\{[^{}]+\}\}|\$\{[A-Za-z0-9_]+\}")
+
+
+def template_placeholders(triples: Sequence[ox.Triple]) -> dict[str, int]:
+    """Unexpanded build-template placeholders in the file's IRIs, with how many IRIs
+    carry each: a source template loaded instead of a release (QUDT's sources say
+    ``http://qudt.org/$$QUDT_VERSION$$/vocab/unit``), whose IRIs no one can use.
+
+    >>> t = ox.Triple(ox.NamedNode("http://q/$$V$$/u"), ox.NamedNode("http://p"),
+    ...               ox.NamedNode("http://q/$$V$$/s"))
+    >>> template_placeholders([t])
+    {'$$V$$': 2}
+    """
+    iris = {term.value for t in triples for term in (t.subject, t.predicate, t.object)
+            if isinstance(term, ox.NamedNode) and ("$" in term.value or "{" in term.value)}
+    found: dict[str, int] = {}
+    for iri in sorted(iris):
+        for placeholder in set(_PLACEHOLDER.findall(iri)):
+            found[placeholder] = found.get(placeholder, 0) + 1
+    return found
 
 
 _UPLOAD_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,120}")

@@ -30,7 +30,13 @@ from pathlib import Path
 import pyoxigraph as ox
 
 from ontoretrieve.backends.triple_store import TripleStore
-from ontoretrieve.catalog.files import discover_files, file_digest, identify, parse_file
+from ontoretrieve.catalog.files import (
+    discover_files,
+    file_digest,
+    identify,
+    parse_file,
+    template_placeholders,
+)
 from ontoretrieve.errors import CatalogParseError
 from ontoretrieve.rdf import sparql
 from ontoretrieve.rdf.vocab import (
@@ -143,6 +149,11 @@ class Catalog:
             return
         identity = identify(parsed.triples, _relative_name(file, root))
         outcome.warnings.extend(f"{file}: {w}" for w in identity.warnings)
+        outcome.warnings.extend(
+            f"{file}: {count} IRI(s) contain the unexpanded template placeholder "
+            f"{placeholder}: this looks like a source template, not a release; substitute "
+            "it before loading" for placeholder, count in
+            template_placeholders(parsed.triples).items())
         version = OntologyVersion(
             ontology_iri=identity.iri, iri_derived=identity.derived, version=identity.version,
             content_hash=parsed.content_hash, graph=graph_name(parsed.content_hash),

@@ -140,10 +140,10 @@ def recall_command(
         "many units at once (0: one by one). The rows are the same; per-unit latency then "
         "leaves out what the batch did ahead.")] = 0,
     warm_up: Annotated[bool, typer.Option(
-        "--warm-up/--no-warm-up", help="Run the units once untimed first (fills the graph "
-        "cache as a long-running process has it).")] = True,
+        "--warm-up/--no-warm-up", metavar="", help="Run the units once untimed first "
+        "(fills the graph cache as a long-running process has it).")] = True,
     scoped: Annotated[bool, typer.Option(
-        "--scoped/--unscoped", help="Retrieve a unit that names its own ontology "
+        "--scoped/--unscoped", metavar="", help="Retrieve a unit that names its own ontology "
         "(Text2KGBench) with that ontology as the query's scope, as an extraction "
         "pipeline calls it; --unscoped searches the whole catalog.")] = True,
     data_dir: DataDir = None,

@@ -31,6 +31,7 @@ from ontoretrieve.cli.common import (
     settings_from,
     short,
     sync_with_progress,
+    table_of,
     text_argument,
 )
 from ontoretrieve.index.build import index_status
@@ -107,10 +108,10 @@ def catalog_list(
             "last_load": state.model_dump(mode="json") if state else None,
         })
         return
-    table = Table("ontology", "version", "triples", "status", "source", "hash")
+    table = table_of("ontology", "version", "triples", "status", "source", "hash")
     for v in versions:
         table.add_row(v.ontology_iri, short(v.version or "", 32), str(v.triple_count),
-                      v.status, short(v.source, 48, keep="end"), v.content_hash[:12])
+                      v.status, v.source, v.content_hash[:12])
     out.print(table)
     if state is None:
         out.print("The catalog is empty: run [bold]ontoretrieve catalog load PATH[/].")
@@ -126,7 +127,7 @@ def index(
         "--catalog", help="Load this file or folder first (default: the configured "
         "catalog.path when it exists).")] = None,
     rebuild: Annotated[bool, typer.Option(
-        "--rebuild", help="Build a fresh index and switch to it when done.")] = False,
+        "--rebuild", metavar="", help="Build a fresh index and switch to it when done.")] = False,
     tenant: TenantOption = DEFAULT_TENANT,
     data_dir: DataDir = None,
     config: ConfigFile = None,
@@ -215,14 +216,14 @@ def seeds_command(
     if as_json:
         print_json(result.model_dump(mode="json"))
         return
-    table = Table("#", "term", "score", "evidence")
+    table = table_of("#", "term", "score", "evidence")
     several = result.funnel.windows > 1
     for rank, seed in enumerate(result.seeds[:limit], start=1):
         lanes = " ".join(
             (f"w{e['window']}:" if several else "") + f"{_LANE_SHORT[str(e['lane'])]}@{e['rank']}"
             for e in seed.lanes[:4])
         spans = " ".join(f'"{m["text"]}"' for m in seed.mentions[:2])
-        table.add_row(str(rank), short(seed.iri, 44, keep="end"), f"{seed.score:.3f}",
+        table.add_row(str(rank), seed.iri, f"{seed.score:.3f}",
                       " ".join(x for x in (lanes, spans) if x)
                       or ", ".join(seed.notes) or seed.origin)
     out.print(table)

@@ -25,6 +25,7 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
+from rich.table import Table
 
 from ontoretrieve.backends import TripleStore, open_triple_store
 from ontoretrieve.catalog.store import Catalog
@@ -38,6 +39,23 @@ app = typer.Typer(no_args_is_help=True, add_completion=False,
 config_app = typer.Typer(no_args_is_help=True, help="Inspect the effective settings.")
 catalog_app = typer.Typer(no_args_is_help=True, help="Load and list catalog ontologies.")
 index_app = typer.Typer(help="Build or update the vector index from the catalog.")
+
+
+def _print_version(asked: bool) -> None:
+    if asked:
+        from importlib.metadata import version
+
+        typer.echo(f"ontoretrieve {version('ontoretrieve')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(version: Annotated[bool, typer.Option(
+        "--version", callback=_print_version, is_eager=True, metavar="",
+        help="Print the version and exit.")] = False) -> None:
+    """Retrieve the slice of your ontologies that a text is about."""
+
+
 app.add_typer(config_app, name="config")
 app.add_typer(catalog_app, name="catalog")
 app.add_typer(index_app, name="index")
@@ -55,13 +73,15 @@ ConfigFile = Annotated[
     typer.Option("--config", envvar="ONTORETRIEVE_CONFIG",
                  help="A TOML settings file (default ./ontoretrieve.toml if present)."),
 ]
-AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON document.")]
+AsJson = Annotated[bool, typer.Option("--json", metavar="",  # a flag takes no value
+                                      help="Print one JSON document.")]
 TextFileOption = Annotated[
     Path | None, typer.Option("--file", help="Read the text from a file (instead of TEXT).")]
 TenantOption = Annotated[
     str,
     typer.Option("--tenant", envvar="ONTORETRIEVE_TENANT",
-                 help="The tenant whose catalog and index to use (declared under [tenants])."),
+                 help="The tenant whose catalog and index to use (one declared in the "
+                 "settings' tenants table)."),
 ]
 
 
@@ -136,14 +156,18 @@ def sync_with_progress(engine: Engine, path: Path | None, rebuild: bool, tenant:
         version: list[int] = []  # [number, of] of the version being indexed
 
         def on_sync(phase: str, done: int, total: int) -> None:
-            if phase == "ontology":  # a new version starts: its atoms get a fresh bar
-                version[:] = [done, total]
+            now = time.perf_counter()
+            if phase == "ontology":  # a new version starts: its atoms get a fresh bar,
+                version[:] = [done, total]  # timed from now, not from its first report
                 started.clear()
+                started["embed"] = now
+                progress.reset(task, total=None)
                 return
             if phase not in started:
-                started[phase] = time.perf_counter()
+                started[phase] = now
+            if progress.tasks[0].total != total:
                 progress.reset(task, total=total)
-            elapsed = max(time.perf_counter() - started[phase], 1e-6)
+            elapsed = max(now - started[phase], 1e-6)
             unit = "atoms" if phase == "embed" else "ontologies"
             where = f" (ontology {version[0]}/{version[1]})" if phase == "embed" and version else ""
             progress.update(task, description=f"{phase}{where}", completed=done, total=total,
@@ -166,17 +190,21 @@ def load_with_progress(catalog: Catalog, path: Path, *, show: bool) -> LoadRepor
         return catalog.load(path, progress=advance)
 
 
-def print_load_report(report: LoadReport, *, brief: bool = False) -> None:
-    out.print(
+def print_load_report(report: LoadReport, *, brief: bool = False,
+                      console: Console = out) -> None:
+    """The load summary, on ``console`` (stderr when stdout carries a command's result,
+    as the graph of ``retrieve``); problems always on stderr."""
+    console.print(
         f"{report.root}: {len(report.added)} added, {len(report.updated)} updated, "
         f"{len(report.unchanged)} unchanged, {len(report.removed)} removed, "
         f"{len(report.failed)} failed in {report.seconds:.1f} s"
     )
     for version in [] if brief else report.added + report.updated:
-        out.print(f"  + {version.ontology_iri} ({version.triple_count} triples) "
-                  f"from {version.source}", highlight=False)
+        console.print(f"  + {version.ontology_iri} ({version.triple_count} triples) "
+                      f"from {version.source}", highlight=False)
     for version in report.removed:
-        out.print(f"  - {version.ontology_iri}: {version.source} is gone", highlight=False)
+        console.print(f"  - {version.ontology_iri}: {version.source} is gone",
+                      highlight=False)
     for problem in report.failed:
         err.print(f"[red]  ! {escape(str(problem))}[/]", highlight=False)
     for warning in report.warnings:
@@ -184,6 +212,19 @@ def print_load_report(report: LoadReport, *, brief: bool = False) -> None:
     if report.partial:
         err.print("[yellow]The load is partial: later steps will not treat missing "
                   "ontologies as deleted.[/]")
+
+
+def table_of(*headers: str, title: str | None = None) -> Table:
+    """A table whose cells wrap instead of being cut: an IRI cut at both ends (by a
+    width and by the terminal) names nothing, so IRIs are shown whole.
+
+    >>> [c.overflow for c in table_of("term", "score").columns]
+    ['fold', 'fold']
+    """
+    made = Table(title=title)
+    for header in headers:
+        made.add_column(header, overflow="fold")
+    return made
 
 
 def short(text: str, width: int, keep: str = "start") -> str:

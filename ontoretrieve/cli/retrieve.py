@@ -24,7 +24,6 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
-from rich.table import Table
 
 from ontoretrieve.cli.common import (
     AsJson,
@@ -42,6 +41,7 @@ from ontoretrieve.cli.common import (
     settings_from,
     short,
     sync_with_progress,
+    table_of,
     text_argument,
 )
 from ontoretrieve.context.model import Context, Mode
@@ -76,7 +76,7 @@ def retrieve_command(
         "context.base_tokens plus context.tokens_per_window per query window after the "
         "first; counted as context.token_counter says).")] = None,
     explain: Annotated[bool, typer.Option(
-        "--explain", help="Show why each term is in the context (on stderr).")] = False,
+        "--explain", metavar="", help="Show why each term is in the context (on stderr).")] = False,
     tenant: TenantOption = DEFAULT_TENANT,
     data_dir: DataDir = None,
     config: ConfigFile = None,
@@ -91,6 +91,7 @@ def retrieve_command(
         body = text_argument(text, file)
         if mode is Mode.ONTOLOGIES and not ontology:
             raise OntoRetrieveError("--mode ontologies needs at least one --ontology")
+        _existing_data_dir(data_dir, catalog)
         settings = settings_from(data_dir, config)
         with open_engine(settings) as engine:
             _ensure_index(engine, catalog, tenant, show=fmt != "json")
@@ -108,6 +109,16 @@ def retrieve_command(
         _explain(context)
 
 
+def _existing_data_dir(data_dir: Path | None, catalog: Path | None) -> None:
+    """A data dir named on the command line or in the environment must exist, unless a
+    catalog is given to build in it: a typo there would otherwise start a whole index
+    build from catalog.path in a new folder."""
+    if data_dir is not None and catalog is None and not data_dir.exists():
+        raise OntoRetrieveError(
+            f"the data directory {data_dir} (--data-dir or ONTORETRIEVE_DATA_DIR) does not "
+            "exist: check the path, or give --catalog PATH to build an index there")
+
+
 def _ensure_index(engine: Engine, catalog: Path | None, tenant: str, *, show: bool) -> None:
     """Load ``catalog`` and sync; with none and no index yet, build from catalog.path."""
     path = catalog
@@ -122,8 +133,8 @@ def _ensure_index(engine: Engine, catalog: Path | None, tenant: str, *, show: bo
         err.print(f"no index yet: building one from {path}")
     if path is not None:
         load_report, _ = sync_with_progress(engine, path, False, tenant, show=show)
-        if load_report is not None and show:
-            print_load_report(load_report, brief=True)
+        if load_report is not None and show:  # stdout carries the result alone
+            print_load_report(load_report, brief=True, console=err)
 
 
 def _summary(context: Context) -> None:
@@ -144,17 +155,16 @@ def _summary(context: Context) -> None:
 
 
 def _explain(context: Context) -> None:
-    seeds = Table("#", "seed", "score", "origin", "lanes", title="seeds in rank order")
+    seeds = table_of("#", "seed", "score", "origin", "lanes", title="seeds in rank order")
     for rank, seed in enumerate(context.seeds, start=1):
         lanes = " ".join(f"{e['lane']}@{e['rank']}" for e in seed.lanes[:4])
-        seeds.add_row(str(rank), short(seed.iri, 50, keep="end"), f"{seed.score:.3f}",
+        seeds.add_row(str(rank), seed.iri, f"{seed.score:.3f}",
                       seed.origin, lanes)
     err.print(seeds)
-    terms = Table("term", "step", "via", "ontology", title="context terms")
+    terms = table_of("term", "step", "via", "ontology", title="context terms")
     for evidence in context.evidence.values():
-        terms.add_row(short(evidence.iri, 50, keep="end"), evidence.step,
-                      short(evidence.via or "", 30, keep="end"),
-                      short(evidence.ontology_iri or "", 30, keep="end"))
+        terms.add_row(evidence.iri, evidence.step, evidence.via or "",
+                      evidence.ontology_iri or "")
     err.print(terms)
     err.print({k: v for k, v in context.metrics.subgraph.items() if v})
 
@@ -207,10 +217,10 @@ def lookup_command(
     if as_json:
         print_json(result.model_dump(mode="json"))
         return
-    table = Table("#", "term", "label", "match", "score", "ontology")
+    table = table_of("#", "term", "label", "match", "score", "ontology")
     for rank, c in enumerate(result.candidates, start=1):
-        table.add_row(str(rank), short(c.iri, 50, keep="end"), short(c.label or "", 30),
-                      c.match, f"{c.score:.3f}", short(c.ontology_iri or "", 36, keep="end"))
+        table.add_row(str(rank), c.iri, short(c.label or "", 30),
+                      c.match, f"{c.score:.3f}", c.ontology_iri or "")
     out.print(table)
     if result.ambiguous:
         out.print("[yellow]ambiguous: more than one term fits as well as the best[/]")
@@ -233,9 +243,9 @@ def search_command(
     if as_json:
         print_json(result.model_dump(mode="json"))
         return
-    table = Table("#", "entity", "label", "score", "adapter")
+    table = table_of("#", "entity", "label", "score", "adapter")
     for rank, hit in enumerate(result.hits, start=1):
-        table.add_row(str(rank), short(hit.id, 50, keep="end"), short(hit.label or "", 30),
+        table.add_row(str(rank), hit.id, short(hit.label or "", 30),
                       f"{hit.score:.3f}", hit.adapter)
     out.print(table)
     for problem in result.adapter_errors:
@@ -260,7 +270,7 @@ def annotate_command(
     batch: Annotated[int, typer.Option(
         "--batch", min=1, max=4096, help="Units retrieved per batch.")] = 64,
     turtle: Annotated[bool, typer.Option(
-        "--turtle/--no-turtle", help="Put each context's Turtle in its line.")] = True,
+        "--turtle/--no-turtle", metavar="", help="Put each context's Turtle in its line.")] = True,
     tenant: TenantOption = DEFAULT_TENANT,
     data_dir: DataDir = None,
     config: ConfigFile = None,
@@ -268,6 +278,7 @@ def annotate_command(
 ) -> None:
     """Retrieve every unit of a JSON Lines file in batches (exit 1 if some failed)."""
     with errors_to_exit():
+        _existing_data_dir(data_dir, None)
         settings = settings_from(data_dir, config)
         with open_engine(settings) as engine:
             _ensure_index(engine, None, tenant, show=not as_json)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import threading
 from pathlib import Path
 from typing import Annotated, cast
@@ -29,10 +30,33 @@ from ontoretrieve.settings.tenants import DEFAULT_TENANT, require_tenant
 __all__ = ["mcp_command", "serve_command", "watch_command"]
 
 
+PortOption = Annotated[int | None, typer.Option(
+    "--port", min=0, max=65535, show_default=False,
+    help="The TCP port to listen on (default server.port; 0: any free port).")]
+
+
+def check_bind(host: str, port: int) -> None:
+    """Fail with one clear message when ``host:port`` cannot be listened on (in use, no
+    such address, not allowed), before anything is loaded.
+
+    >>> check_bind("127.0.0.1", 0)
+    """
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        with socket.socket(infos[0][0], socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(infos[0][4])
+    except OSError as exc:
+        raise OntoRetrieveError(f"cannot listen on {host}:{port}: {exc.strerror or exc} "
+                                "(--host, --port, server.host, server.port)") from None
+
+
 @app.command("serve")
 def serve_command(
-    host: Annotated[str | None, typer.Option("--host", help="Default server.host.")] = None,
-    port: Annotated[int | None, typer.Option("--port", help="Default server.port.")] = None,
+    host: Annotated[str | None, typer.Option(
+        "--host", show_default=False, help="The address to listen on (default "
+        "server.host).")] = None,
+    port: PortOption = None,
     data_dir: DataDir = None,
     config: ConfigFile = None,
 ) -> None:
@@ -43,10 +67,13 @@ def serve_command(
 
     with errors_to_exit():
         settings = settings_from(data_dir, config)
+        bind, number = host or settings.server.host, settings.server.port if port is None else port
+        check_bind(bind, number)
         engine = Engine.open(settings)
     try:
-        uvicorn.run(create_app(engine), host=host or settings.server.host,
-                    port=settings.server.port if port is None else port, log_level="warning",
+        err.print(f"listening on http://{bind}:{number} (OpenAPI at /docs; Ctrl-C stops)",
+                  highlight=False)
+        uvicorn.run(create_app(engine), host=bind, port=number, log_level="warning",
                     timeout_graceful_shutdown=5)
     finally:
         engine.close()
@@ -57,8 +84,10 @@ def mcp_command(
     transport: Annotated[str, typer.Option(
         "--transport", help="stdio (an agent starts this process) or streamable-http.")
     ] = "stdio",
-    host: Annotated[str | None, typer.Option("--host")] = None,
-    port: Annotated[int | None, typer.Option("--port")] = None,
+    host: Annotated[str | None, typer.Option(
+        "--host", show_default=False, help="The address to listen on with "
+        "streamable-http (default server.host).")] = None,
+    port: PortOption = None,
     tenant: TenantOption = DEFAULT_TENANT,
     api_key: Annotated[str | None, typer.Option(
         "--api-key", envvar="ONTORETRIEVE_API_KEY", show_default=False,
@@ -81,17 +110,20 @@ def mcp_command(
         if transport == "stdio" and keys.check(tenant, api_key) is not None:
             raise OntoRetrieveError(f"tenant {tenant!r} needs its API key: set "
                                     "ONTORETRIEVE_API_KEY or give --api-key")
+        bind, number = host or settings.server.host, settings.server.port if port is None else port
+        if transport == "streamable-http":
+            check_bind(bind, number)
         engine = Engine.open(settings)
     try:
         server = create_mcp(engine, tenant)
         if transport == "stdio":
             server.run("stdio")
             return
-        bind = host or settings.server.host
         web = KeyGate(server.streamable_http_app(
             max_request_body_size=settings.server.max_request_bytes, host=bind), keys, tenant)
-        uvicorn.run(web, host=bind, port=settings.server.port if port is None else port,
-                    log_level="warning")
+        err.print(f"MCP (streamable-http) listening on http://{bind}:{number}/mcp "
+                  f"for tenant {tenant} (Ctrl-C stops)", highlight=False)
+        uvicorn.run(web, host=bind, port=number, log_level="warning")
     finally:
         engine.close()
 

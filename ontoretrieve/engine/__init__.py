@@ -192,6 +192,11 @@ class Engine:
                                     + time.perf_counter() - started)
 
     def _check_text(self, text: str) -> None:
+        if not isinstance(text, str):
+            hint = (" (for many texts use retrieve_many)"
+                    if isinstance(text, list | tuple) else "")
+            raise OntoRetrieveError(f"the text must be a str, not {type(text).__name__}"
+                                    f"{hint}")
         limit = self.settings.server.max_text_chars
         if len(text) > limit:
             raise TextTooLongError(f"the text has {len(text):,} characters; the limit "
@@ -334,7 +339,7 @@ class Engine:
             catalog = Catalog.for_tenant(self.store, self.settings, tenant)
             return catalog.versions(include_inactive=include_inactive)
 
-    def catalog_load(self, path: Path | None, *, tenant: str = DEFAULT_TENANT,
+    def catalog_load(self, path: Path | str | None, *, tenant: str = DEFAULT_TENANT,
                      rebuild: bool = False, load_progress: ProgressCallback | None = None,
                      progress: SyncProgress | None = None
                      ) -> tuple[LoadReport | None, SyncReport]:
@@ -342,7 +347,8 @@ class Engine:
 
         Tenants that include this one are synced too, so none serves a stale index.
         """
-        return self._load_and_sync(self._tenant(tenant), path, rebuild=rebuild,
+        return self._load_and_sync(self._tenant(tenant), None if path is None else Path(path),
+                                   rebuild=rebuild,
                                    load_progress=load_progress, progress=progress)
 
     def _load_and_sync(self, state: _Tenant, path: Path | None, *, rebuild: bool = False,

@@ -319,11 +319,12 @@ class IndexSync:
                 self._write(index, chunk, counters)
                 if progress:
                     progress("embed", start + len(chunk), len(atoms))
+                unoptimized += len(chunk)
+                if unoptimized >= OPTIMIZE_EVERY:  # index this part now, even mid-version:
+                    index.flush()                  # one HNSW build per part, none bigger
+                    index.optimize()
+                    unoptimized = 0
             index.flush()
-            unoptimized += len(atoms)
-            if unoptimized >= OPTIMIZE_EVERY:  # index this part now: one build per part
-                index.optimize()
-                unoptimized = 0
             first = desired[content_hash][0]
             state.ontologies[content_hash] = IndexedOntology(
                 ontology_iri=first.ontology_iri, version=first.version,

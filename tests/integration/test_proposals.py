@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -187,6 +188,37 @@ def test_apply_reuses_the_validation_of_propose_until_the_catalog_changes(
         with pytest.raises(ProposalRejected, match="stale"):
             engine.apply(second, tenant="alpha")  # validated again, not taken from propose
         assert len(calls) == 4
+
+
+def test_reads_are_answered_while_an_apply_validates_and_writes(
+        tenant_config: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    writing, may_finish = threading.Event(), threading.Event()
+    write_graphs = ProposalRunner.write_graphs
+
+    def held_open(self: ProposalRunner, planned: Any) -> None:
+        writing.set()
+        assert may_finish.wait(60)  # the apply stays inside its graph write until the read
+        write_graphs(self, planned)
+
+    monkeypatch.setattr(ProposalRunner, "write_graphs", held_open)
+    with Engine.open(load_settings(tenant_config)) as engine:
+        base = _mini(engine)
+        assert not _finds_thermometer(engine)
+        applying = threading.Thread(target=engine.apply, args=(_proposal(base),),
+                                    kwargs={"tenant": "alpha"})
+        applying.start()
+        try:
+            assert writing.wait(60)
+            answered: list[bool] = []
+            reading = threading.Thread(target=lambda: answered.append(
+                _finds_thermometer(engine)))
+            reading.start()
+            reading.join(30)
+            assert answered == [False]  # answered mid-apply, from the old version
+        finally:
+            may_finish.set()
+            applying.join(60)
+        assert _finds_thermometer(engine)
 
 
 def test_the_critic_flags_a_term_another_ontology_has(tenant_config: Path) -> None:
