@@ -203,6 +203,17 @@ def read_neighbourhood(store: TripleStore, graph: str, terms: Sequence[str],
     Each list keeps the store's order per term (a term's statements, the
     statements pointing at it), which is the order a whole read of the graph
     gives them, so atoms made from it equal a whole re-atomization's.
+
+    >>> from ontoretrieve.backends import OxigraphStore
+    >>> store = OxigraphStore.in_memory()
+    >>> ttl = '@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> . '
+    >>> ttl += '<http://x/b> rdfs:subClassOf <http://x/a> . <http://x/a> rdfs:label "cell" .'
+    >>> store.replace_graph("urn:g", [q.triple for q in ox.parse(ttl.encode(),
+    ...                               format=ox.RdfFormat.TURTLE)])
+    >>> hood = read_neighbourhood(store, "urn:g", ["http://x/b"], naming_predicates(
+    ...     IndexSettings()))
+    >>> len(hood.outgoing), [t.object.value for t in hood.names]
+    (1, ['cell'])
     """
     outgoing: list[ox.Triple] = []
     restrictions: list[ox.Triple] = []
