@@ -34,7 +34,7 @@ import logging
 import pickle
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from ontoretrieve.index.atomic import write_atomic
 from ontoretrieve.index.mention_forms import FORM_SCHEME, TermForms
@@ -49,6 +49,7 @@ from ontoretrieve.settings.groups import IndexSettings
 __all__ = ["MentionStore", "forms_key"]
 
 log = logging.getLogger(__name__)
+_T = TypeVar("_T")
 
 
 def forms_key(index: IndexSettings) -> str:
@@ -113,16 +114,10 @@ class MentionStore:
         forms and kept (normalizing is most of a dictionary build; a new set of versions,
         as after an apply, then normalizes only the new one). None: no forms."""
         path = self._keys_path(content_hash)
-        try:
-            with path.open("rb") as handle:
-                loaded = pickle.load(handle)
-            if isinstance(loaded, list):
-                return loaded
-        except FileNotFoundError:
-            pass
-        except Exception as exc:  # a damaged cache is made again, never trusted
-            log.warning("mention keys %s are unreadable (%s); making them again", path, exc)
-        terms = self._terms(content_hash)
+        loaded = _cached(path, list, "mention keys")
+        if loaded is not None:
+            return loaded
+        terms = self.stored(content_hash)
         if terms is None:
             return None
         keyed = keyed_forms(terms)
@@ -134,13 +129,9 @@ class MentionStore:
 
     def read(self, content_hash: str) -> list[TermForms]:
         """The version's forms; empty (with a warning) when the file is missing or stale."""
-        return self._terms(content_hash) or []
+        return self.stored(content_hash) or []
 
     def stored(self, content_hash: str) -> list[TermForms] | None:
-        """The version's forms, or None (with a warning) when missing, unreadable or stale."""
-        return self._terms(content_hash)
-
-    def _terms(self, content_hash: str) -> list[TermForms] | None:
         """The version's forms, or None (with a warning) when missing, unreadable or stale."""
         body = self._read(content_hash)
         if body is None or body.get("key") != self.key:
@@ -156,15 +147,9 @@ class MentionStore:
         digest = hashlib.sha256(json.dumps([self.key, MATCH_SCHEME, wanted]).encode()
                                 ).hexdigest()[:16]
         path = self.folder / f"dictionary-{digest}.pickle"
-        try:
-            with path.open("rb") as handle:
-                loaded = pickle.load(handle)
-            if isinstance(loaded, MentionDictionary):
-                return loaded
-        except FileNotFoundError:
-            pass
-        except Exception as exc:  # a damaged cache is rebuilt, never trusted
-            log.warning("mention dictionary %s is unreadable (%s); rebuilding", path, exc)
+        loaded = _cached(path, MentionDictionary, "mention dictionary")
+        if loaded is not None:
+            return loaded
         forms = {h: self.keyed(h) for h in wanted}
         built = MentionDictionary.build_keyed((h, keyed or []) for h, keyed in forms.items())
         if any(keyed is None for keyed in forms.values()):
@@ -188,3 +173,17 @@ class MentionStore:
                         exc)
             return None
         return data if isinstance(data, dict) else None
+
+
+def _cached(path: Path, kind: type[_T], what: str) -> _T | None:
+    """A pickled cache file's content when it reads as a ``kind``; None when it is missing,
+    or (with a warning) damaged: a cache is made again, never trusted."""
+    try:
+        with path.open("rb") as handle:
+            loaded = pickle.load(handle)
+    except FileNotFoundError:
+        return None
+    except Exception as exc:  # pickle raises anything on a damaged file
+        log.warning("%s %s is unreadable (%s); making it again", what, path, exc)
+        return None
+    return loaded if isinstance(loaded, kind) else None

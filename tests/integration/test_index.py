@@ -15,6 +15,7 @@ from ontoretrieve.errors import EmbeddingContractMismatchError
 from ontoretrieve.index.build import index_status, open_query_index, sync_index
 from ontoretrieve.index.embed import FastEmbedder
 from ontoretrieve.index.layers import VersionedIndex
+from ontoretrieve.records import SyncReport
 from ontoretrieve.settings import Settings, load_settings
 from tests.support import FIXTURES
 
@@ -189,6 +190,20 @@ def test_interrupted_rebuild_keeps_the_index_in_use(
     assert folders == [rebuilt.location]  # the old and the abandoned shard are gone
 
 
+def _renamed_and_killed(settings: Settings, store: OxigraphStore, catalog_dir: Path,
+                        embedder: FastEmbedder) -> tuple[SyncReport, str]:
+    """Index the catalog, rename mini's ``weight``, and kill the sync that follows while it
+    embeds the changed atom; the first sync's report and the new version's hash."""
+    _, first = sync_index(settings, store, catalog_path=catalog_dir, embedder=embedder)
+    mini = catalog_dir / "mini.ttl"
+    mini.write_text(mini.read_text().replace('rdfs:label "weight"', 'rdfs:label "mass"'))
+    failing = _FailingEmbedder(embedder, fail_on=1)
+    with pytest.raises(KeyboardInterrupt):
+        sync_index(settings, store, catalog_path=catalog_dir,
+                   embedder=failing)  # type: ignore[arg-type]
+    return first, _current_hash(store, MINI)
+
+
 def test_a_replacement_killed_midway_finishes_without_duplicates(
         tmp_path: Path, catalog_dir: Path, real_embedder: FastEmbedder,
         monkeypatch: pytest.MonkeyPatch) -> None:
@@ -199,14 +214,7 @@ def test_a_replacement_killed_midway_finishes_without_duplicates(
     monkeypatch.setattr(replace_module, "MAX_LAYERS", 0)  # written whole, not as a layer
     settings = settings_for(tmp_path)
     store = OxigraphStore.in_memory()
-    _, first = sync_index(settings, store, catalog_path=catalog_dir, embedder=real_embedder)
-    mini = catalog_dir / "mini.ttl"
-    mini.write_text(mini.read_text().replace('rdfs:label "weight"', 'rdfs:label "mass"'))
-    failing = _FailingEmbedder(real_embedder, fail_on=1)  # dies embedding the changed atom
-    with pytest.raises(KeyboardInterrupt):
-        sync_index(settings, store, catalog_path=catalog_dir,
-                   embedder=failing)  # type: ignore[arg-type]
-    new_hash = _current_hash(store, MINI)
+    first, new_hash = _renamed_and_killed(settings, store, catalog_dir, real_embedder)
     index, _ = open_query_index(settings)
     written_before_the_kill = index.count(new_hash)
     index.close()
@@ -227,14 +235,7 @@ def test_a_layer_killed_midway_finishes_and_answers_once(
         tmp_path: Path, catalog_dir: Path, real_embedder: FastEmbedder) -> None:
     settings = settings_for(tmp_path)
     store = OxigraphStore.in_memory()
-    _, first = sync_index(settings, store, catalog_path=catalog_dir, embedder=real_embedder)
-    mini = catalog_dir / "mini.ttl"
-    mini.write_text(mini.read_text().replace('rdfs:label "weight"', 'rdfs:label "mass"'))
-    failing = _FailingEmbedder(real_embedder, fail_on=1)  # dies embedding the changed atom
-    with pytest.raises(KeyboardInterrupt):
-        sync_index(settings, store, catalog_path=catalog_dir,
-                   embedder=failing)  # type: ignore[arg-type]
-    new_hash = _current_hash(store, MINI)
+    first, new_hash = _renamed_and_killed(settings, store, catalog_dir, real_embedder)
     index, state = open_query_index(settings)
     try:  # the old version still answers alone
         assert new_hash in state.pending and new_hash not in state.ontologies
