@@ -8,7 +8,8 @@ process starts, over HTTP on every request (``Authorization: Bearer KEY``
 or ``X-API-Key``), checked by ``KeyGate`` before the SDK sees the request.
 
 >>> from ontoretrieve.settings import load_settings
->>> from ontoretrieve.engine import Engine
+>>> from ontoretrieve.context.model import Mode
+from ontoretrieve.engine import Engine
 >>> server = create_mcp(Engine.open(load_settings(), in_memory=True))
 >>> server.name
 'ontoretrieve'
@@ -18,12 +19,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from pydantic import Field
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from ontoretrieve.context.model import Mode
 from ontoretrieve.engine import Engine
 from ontoretrieve.errors import OntoRetrieveError
 from ontoretrieve.server.auth import KeyRing, bearer_key
@@ -36,6 +39,12 @@ INSTRUCTIONS = (
     "Ground text in the catalog's ontologies: `slice` gives the terms a text is about "
     "within a token budget, `lookup` grounds one mention, `retrieve` gives the whole "
     "context with evidence, `catalog_list` lists the ontologies.")
+
+
+DEFAULT_TOOL_TOKENS = 4000
+"""``retrieve``'s default budget: an agent's context is not the place for a whole
+unbounded context (about 53k tokens for a long text)."""
+MAX_TOOL_TOKENS = 100_000
 
 
 def _guarded(call: Callable[[], dict[str, Any]]) -> dict[str, Any]:
@@ -52,16 +61,21 @@ def create_mcp(engine: Engine, tenant: str = DEFAULT_TENANT) -> MCPServer:
     server = MCPServer("ontoretrieve", instructions=INSTRUCTIONS)
 
     @server.tool()
-    def retrieve(text: str, mode: str = "auto", ontologies: list[str] | None = None,
-                 max_tokens: int | None = None) -> dict[str, Any]:
-        """The ontology context (Turtle), terms, seeds and evidence for a text.
+    def retrieve(
+        text: Annotated[str, Field(description="The text to ground, as given.")],
+        mode: Annotated[Mode, Field(description=(
+            "How the context is chosen: auto (the default), vector, lexical, full, or "
+            "ontologies (the named ontologies whole)."))] = Mode.AUTO,
+        ontologies: Annotated[list[str] | None, Field(description=(
+            "IRIs, file names or stems of ontologies: with mode ontologies they come back "
+            "whole, otherwise seeds come only from them."))] = None,
+        max_tokens: Annotated[int, Field(ge=1, le=MAX_TOOL_TOKENS, description=(
+            "The context's budget in prompt tokens (default 4,000)."))] = DEFAULT_TOOL_TOKENS,
+    ) -> dict[str, Any]:
+        """The whole context of a text: Turtle, terms, seeds and why each is there. Bigger
+        than `slice`; call it when the evidence matters, `slice` to ground an extraction."""
 
-        ontologies: IRIs, file names or stems; with mode "ontologies" they come back
-        whole, otherwise seeds come only from them (the ontology you extract against).
-        max_tokens: the context's budget in prompt tokens (default: grows with the text).
-        """
-
-        def run() -> dict[str, Any]:  # an unknown mode is the engine's clear error
+        def run() -> dict[str, Any]:
             context = engine.retrieve(text, tenant=tenant, mode=mode,
                                       ontologies=ontologies or (), max_tokens=max_tokens)
             return {**context.model_dump(mode="json", exclude={"ntriples"}),
@@ -70,23 +84,33 @@ def create_mcp(engine: Engine, tenant: str = DEFAULT_TENANT) -> MCPServer:
         return _guarded(run)
 
     @server.tool(name="slice")
-    def knowledge_slice(text: str, max_tokens: int = 2000,
-                        ontologies: list[str] | None = None) -> dict[str, Any]:
-        """The terms a text is about and their definitions, never over max_tokens tokens
-        (seeds only from ``ontologies`` when given: IRIs, file names or stems)."""
+    def knowledge_slice(
+        text: Annotated[str, Field(description="The text to ground, as given.")],
+        max_tokens: Annotated[int, Field(ge=1, le=MAX_TOOL_TOKENS, description=(
+            "The slice's budget in prompt tokens, never exceeded."))] = 2000,
+        ontologies: Annotated[list[str] | None, Field(description=(
+            "IRIs, file names or stems: seeds come only from these ontologies."))] = None,
+    ) -> dict[str, Any]:
+        """The terms a text is about and their definitions, within max_tokens: the tool to
+        call first to ground an extraction in the catalog's terms."""
         return _guarded(lambda: engine.slice(text, max_tokens, tenant=tenant,
                                             ontologies=ontologies or ())
                        .model_dump(mode="json"))
 
     @server.tool()
-    def lookup(mention: str, limit: int = 10) -> dict[str, Any]:
-        """Ranked candidate terms for one mention, with an ambiguity flag."""
+    def lookup(
+        mention: Annotated[str, Field(description=(
+            "One mention as written (\"mV\", \"cell nucleus\"); case matters for symbols."))],
+        limit: Annotated[int, Field(ge=1, le=100, description="Candidates to return.")] = 10,
+    ) -> dict[str, Any]:
+        """Ranked candidate terms for one mention, with an ambiguity flag: call it to pick
+        the IRI for a word you already extracted."""
         return _guarded(lambda: engine.lookup(mention, tenant=tenant, limit=limit)
                        .model_dump(mode="json"))
 
     @server.tool()
     def catalog_list() -> dict[str, Any]:
-        """The ontology versions of the catalog."""
+        """The ontology versions of the catalog (IRI, version, source, hash)."""
         return _guarded(lambda: {"ontologies": [
             v.model_dump(mode="json") for v in engine.catalog_list(tenant=tenant)]})
 

@@ -33,6 +33,9 @@ async def _session(config: Path, tenant: str) -> dict[str, Any]:
                       read_timeout_seconds=120) as client:
         tools = await client.list_tools()
         results["tools"] = sorted(t.name for t in tools.tools)
+        results["schemas"] = {t.name: t.input_schema if hasattr(t, "input_schema")
+                              else t.inputSchema for t in tools.tools}
+        results["descriptions"] = {t.name: t.description for t in tools.tools}
         calls = {
             "retrieve": {"text": "The probe recorded a 5 mV signal; a sensor observes it.",
                          "mode": "vector", "max_tokens": 200},
@@ -63,6 +66,21 @@ def test_tools_answer_as_json_for_their_tenant(tenant_config: Path) -> None:
     alpha = anyio.run(_session, tenant_config, "alpha")
     assert any("mini#Sensor" in t for t in alpha["retrieve"]["terms"])
     assert_isolated("alpha", json.dumps(alpha))
+
+
+def test_tools_describe_their_parameters_with_enums_bounds_and_a_budget(
+        tenant_config: Path) -> None:
+    found = anyio.run(_session, tenant_config, "beta")
+    schemas = found["schemas"]
+    for name in ("retrieve", "slice", "lookup"):
+        for field, schema in schemas[name]["properties"].items():
+            assert schema.get("description"), (name, field)
+    mode = schemas["retrieve"]["properties"]["mode"]
+    enum = mode.get("enum") or next(iter(schemas["retrieve"].get("$defs", {}).values()))["enum"]
+    assert set(enum) == {"auto", "vector", "full", "ontologies", "lexical"}
+    assert schemas["retrieve"]["properties"]["max_tokens"]["default"] == 4000
+    assert schemas["lookup"]["properties"]["limit"]["maximum"] == 100
+    assert "slice" in found["descriptions"]["retrieve"]  # says which tool to call instead
 
 
 def test_a_key_of_another_tenant_is_refused(tenant_config: Path) -> None:
