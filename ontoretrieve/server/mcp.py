@@ -8,8 +8,7 @@ process starts, over HTTP on every request (``Authorization: Bearer KEY``
 or ``X-API-Key``), checked by ``KeyGate`` before the SDK sees the request.
 
 >>> from ontoretrieve.settings import load_settings
->>> from ontoretrieve.context.model import Mode
-from ontoretrieve.engine import Engine
+>>> from ontoretrieve.engine import Engine
 >>> server = create_mcp(Engine.open(load_settings(), in_memory=True))
 >>> server.name
 'ontoretrieve'
