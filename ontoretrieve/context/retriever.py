@@ -125,7 +125,7 @@ class Retriever:
         the model and the graph cache (graphs are content-addressed); None, after
         closing this one, when the sync moved the index to a new location."""
         state = query_state(self.settings, self.tenant)
-        raw = self.index.index if isinstance(self.index, VersionedIndex) else None
+        raw = self.raw_index()
         if raw is None or state.location != self.state.location:
             self.close()
             return None

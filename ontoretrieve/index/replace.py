@@ -70,8 +70,6 @@ class LayerWrite:
     """The new version's mention forms (the base's, with the looked-at terms redone)."""
     keyed: list[KeyedForm] | None
     """The forms under their match keys, from the base's keys (None: the base has none)."""
-    looked_at: int
-    """Terms the delta could have changed (re-atomized from their neighbourhood)."""
 
 
 def dedup_key(iri: str, version: str, content_hash: str, atom_id: str,
@@ -132,8 +130,7 @@ def plan_layer(store: TripleStore, index: VectorIndex, settings: Settings, *,
     forms = _merged_forms(base_forms, terms, hood, settings.index)
     return LayerWrite(atoms=changed, info=info, forms=forms,
                       keyed=None if base_keyed is None else _merged_keys(base_keyed, forms,
-                                                                         set(terms)),
-                      looked_at=len(terms))
+                                                                         set(terms)))
 
 
 def _stored_points(index: VectorIndex, terms: Sequence[str], base: IndexedOntology,
