@@ -11,6 +11,7 @@ caller catches ``OntoRetrieveError`` and nothing foreign leaks out::
     │   └── CatalogParseError    one file does not parse (file, line, column)
     ├── StoreError
     │   ├── StoreUnavailableError  the triple store cannot be reached or opened
+    │   │   └── DataDirBusyError   another process writes the data directory
     │   └── StoreQueryError        the store rejected a query or an update
     ├── IndexError_
     │   ├── EmbeddingContractMismatchError  the index was built with other settings
@@ -43,6 +44,7 @@ __all__ = [
     "CatalogError",
     "CatalogParseError",
     "CatalogPathError",
+    "DataDirBusyError",
     "EmbeddingContractMismatchError",
     "EmbeddingModelError",
     "IndexError_",
@@ -105,6 +107,10 @@ class StoreError(OntoRetrieveError):
 
 class StoreUnavailableError(StoreError, OSError):
     """The triple store cannot be reached (endpoint down) or opened (bad path)."""
+
+
+class DataDirBusyError(StoreUnavailableError):
+    """A write refused: another process holds the data directory's writer lock."""
 
 
 class StoreQueryError(StoreError, ValueError):

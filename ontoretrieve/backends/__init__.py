@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+from ontoretrieve.backends.access import holder_of
 from ontoretrieve.backends.oxigraph import OxigraphStore
 from ontoretrieve.backends.sparql_http import SparqlHttpStore
 from ontoretrieve.backends.triple_store import Solution, Term, TripleStore
@@ -24,8 +25,13 @@ __all__ = [
 ]
 
 
-def open_triple_store(settings: Settings, *, in_memory: bool = False) -> TripleStore:
-    """The configured triple store: embedded under ``data_dir`` or an endpoint."""
+def open_triple_store(settings: Settings, *, in_memory: bool = False,
+                      writer: bool = True) -> TripleStore:
+    """The configured triple store: embedded under ``data_dir`` or an endpoint.
+
+    ``writer=False`` opens an embedded store read-only beside the process that
+    holds the data directory's writer lock (``backends.access``).
+    """
     config = settings.store
     if config.backend is StoreBackend.SPARQL:
         assert config.query_url is not None  # enforced by StoreSettings
@@ -33,4 +39,8 @@ def open_triple_store(settings: Settings, *, in_memory: bool = False) -> TripleS
                                config.graph_store_url, config.timeout_seconds)
     if in_memory:
         return OxigraphStore.in_memory()
-    return OxigraphStore.open(settings.data_dir / "oxigraph")
+    path = settings.data_dir / "oxigraph"
+    if not writer:
+        holder = holder_of(settings.data_dir)
+        return OxigraphStore.open_reader(path, holder.describe() if holder else "another process")
+    return OxigraphStore.open(path)

@@ -10,10 +10,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
-from collections.abc import Sequence
+import os
+import time
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
+from typing import TypeVar
 
 import pyoxigraph as ox
 
@@ -23,24 +27,31 @@ from ontoretrieve.rdf import sparql
 
 __all__ = ["OxigraphStore"]
 
+_T = TypeVar("_T")
+
 
 class OxigraphStore:
     """The default ``TripleStore``: nothing to start, data under the data directory."""
 
-    def __init__(self, store: ox.Store, description: str) -> None:
+    def __init__(self, store: ox.Store, description: str,
+                 reopen: Path | None = None) -> None:
         self._store = store
         self._description = description
+        self._path = reopen
+        """A writer's store path (its writes are announced) or a reader's (it follows them)."""
+        self._writable = not description.endswith("(read-only)")
+        self._seen = _writes_stamp(reopen) if reopen is not None else None
 
     @classmethod
     def open(cls, path: Path) -> OxigraphStore:
-        """Open (creating if needed) the store in ``path``; one process at a time.
+        """Open (creating if needed) the store in ``path`` to write; one process at a time.
 
         On a read-only file system the store opens read-only, so a catalog on
         read-only media still serves; any write then fails with a clear error.
         """
         try:
             path.mkdir(parents=True, exist_ok=True)
-            return cls(ox.Store(str(path)), str(path))
+            return cls(ox.Store(str(path)), str(path), reopen=path)
         except OSError as exc:
             if exc.errno in (errno.EROFS, errno.EACCES) or "Read-only file system" in str(exc):
                 try:
@@ -53,6 +64,21 @@ class OxigraphStore:
             ) from exc
 
     @classmethod
+    def open_reader(cls, path: Path, writer: str = "another process") -> OxigraphStore:
+        """Open the store in ``path`` read-only beside the process that writes it.
+
+        RocksDB's read-only mode takes no lock and reads the store as it was when
+        opened; the writer announces each write (``oxigraph.writes`` beside the
+        store), and the next query here opens the store again, so a reader never
+        answers from a catalog older than the writer's last finished write.
+        """
+        if not (path / "CURRENT").exists():
+            raise StoreUnavailableError(
+                f"no triple store at {path} yet: {writer} writes this data directory "
+                "and has not created it; try again when it has loaded a catalog")
+        return cls(_open_read_only(path), f"{path} (read-only)", reopen=path)
+
+    @classmethod
     def in_memory(cls) -> OxigraphStore:
         """A store that lives as long as the object; for tests and one-shot runs."""
         return cls(ox.Store(), "memory")
@@ -60,6 +86,11 @@ class OxigraphStore:
     @property
     def description(self) -> str:
         return self._description
+
+    @property
+    def writable(self) -> bool:
+        """False for a store opened read-only (beside a writer, or on read-only media)."""
+        return self._writable
 
     def replace_graph(self, graph: str, triples: Sequence[ox.Triple]) -> None:
         name = ox.NamedNode(graph)
@@ -70,49 +101,75 @@ class OxigraphStore:
             # graphs; the catalog writes fresh graph names and records them
             # only after this returns, so a crash leaves no referenced half-graph.
             self._store.bulk_extend(quads)
+        self._announce()
 
     def drop_graph(self, graph: str) -> None:
         self.update(sparql.drop_graph(graph))
 
     def graph_triples(self, graph: str) -> list[ox.Triple]:
-        return [q.triple for q in self._store.quads_for_pattern(None, None, None,
-                                                                ox.NamedNode(graph))]
+        name = ox.NamedNode(graph)
+        return self._reading(lambda store: [
+            q.triple for q in store.quads_for_pattern(None, None, None, name)])
 
     def select(self, query: str) -> list[Solution]:
-        results = self._query(query)
-        if not isinstance(results, ox.QuerySolutions):
-            raise StoreQueryError(f"not a SELECT query: {query[:80]}")
-        names = [v.value for v in results.variables]
-        rows: list[Solution] = []
-        for solution in results:
-            row: Solution = {}
-            for name in names:
-                value = solution[name]
-                if value is not None:
-                    row[name] = value
-            rows.append(row)
-        return rows
+        return self._reading(lambda store: _solutions(self._query(store, query), query))
 
     def construct(self, query: str) -> list[ox.Triple]:
-        result = self._query(query)
-        if not isinstance(result, ox.QueryTriples):
-            raise StoreQueryError(f"not a CONSTRUCT query: {query[:80]}")
-        return list(result)
+        def read(store: ox.Store) -> list[ox.Triple]:
+            result = self._query(store, query)
+            if not isinstance(result, ox.QueryTriples):
+                raise StoreQueryError(f"not a CONSTRUCT query: {query[:80]}")
+            return list(result)
+
+        return self._reading(read)
 
     def update(self, update: str) -> None:
         with self._errors("update rejected", OSError, RuntimeError):
             self._store.update(update)
+        self._announce()
 
     def close(self) -> None:
         # pyoxigraph releases the RocksDB lock when the Store is collected.
-        if not self._description.endswith("(read-only)"):
+        if self._writable:
             self._store.flush()
         del self._store
 
-    def _query(self, query: str) -> ox.QuerySolutions | ox.QueryBoolean | ox.QueryTriples:
+    def _query(self, store: ox.Store, query: str
+               ) -> ox.QuerySolutions | ox.QueryBoolean | ox.QueryTriples:
         with self._errors("query rejected", OSError):
-            results = self._store.query(query)
+            results = store.query(query)
         return results
+
+    def _reading(self, read: Callable[[ox.Store], _T]) -> _T:
+        """``read`` on the store, its results in hand. A reader beside a writer reads a
+        snapshot whose files the writer's compactions may delete meanwhile: it then
+        opens the store again and reads once more."""
+        try:
+            return read(self._current())
+        except (OSError, RuntimeError, StoreUnavailableError):
+            if self._path is None or self._writable:
+                raise
+            self._store = _open_read_only(self._path)
+            return read(self._store)
+
+    def _announce(self) -> None:
+        """Tell readers in other processes that the store changed."""
+        if self._path is not None and self._writable:
+            marker = _writes_marker(self._path)
+            with contextlib.suppress(OSError):  # readers then see the change later
+                temporary = marker.with_name(f"{marker.name}.{os.getpid()}")
+                temporary.write_text(str(time.time_ns()))
+                os.replace(temporary, marker)
+
+    def _current(self) -> ox.Store:
+        """The store to query: a reader opens it again when the writer has written since."""
+        if self._path is None or self._writable:
+            return self._store
+        stamp = _writes_stamp(self._path)
+        if stamp != self._seen:
+            self._store = _open_read_only(self._path)
+            self._seen = stamp
+        return self._store
 
     def _errors(self, rejected: str, *unavailable: type[BaseException]
                 ) -> AbstractContextManager[None]:
@@ -122,3 +179,49 @@ class OxigraphStore:
             SyntaxError: lambda exc: StoreQueryError(f"{rejected}: {exc}"),
             unavailable: lambda exc: StoreUnavailableError(f"{self._description}: {exc}"),
         })
+
+
+def _writes_marker(path: Path) -> Path:
+    return path.with_name(f"{path.name}.writes")
+
+
+def _writes_stamp(path: Path) -> tuple[int, int] | None:
+    """What a reader compares: the marker's inode and mtime (None: no write announced)."""
+    try:
+        info = _writes_marker(path).stat()
+    except OSError:
+        return None
+    return info.st_ino, info.st_mtime_ns
+
+
+def _solutions(results: ox.QuerySolutions | ox.QueryBoolean | ox.QueryTriples,
+               query: str) -> list[Solution]:
+    if not isinstance(results, ox.QuerySolutions):
+        raise StoreQueryError(f"not a SELECT query: {query[:80]}")
+    names = [v.value for v in results.variables]
+    rows: list[Solution] = []
+    for solution in results:
+        row: Solution = {}
+        for name in names:
+            value = solution[name]
+            if value is not None:
+                row[name] = value
+        rows.append(row)
+    return rows
+
+
+_REOPEN_TRIES = 8
+
+
+def _open_read_only(path: Path) -> ox.Store:
+    """The store read-only, as of now. Opening races the writer's compactions (a file
+    the manifest names may be gone by the time it is read): tried again shortly."""
+    for attempt in range(_REOPEN_TRIES):
+        try:
+            return ox.Store.read_only(str(path))
+        except (OSError, RuntimeError) as exc:
+            if attempt == _REOPEN_TRIES - 1:
+                raise StoreUnavailableError(
+                    f"cannot open the triple store at {path} read-only: {exc}") from exc
+            time.sleep(0.05 * (attempt + 1))
+    raise AssertionError("unreachable")

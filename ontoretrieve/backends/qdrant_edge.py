@@ -6,7 +6,7 @@ lane for all windows of a unit run as one ``query_batch``.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from pathlib import Path
 from typing import Any, cast
 
@@ -43,8 +43,12 @@ _DISTANCES = {"Cosine": qe.Distance.Cosine, "Dot": qe.Distance.Dot,
 class EdgeIndex:
     """``VectorIndex`` over one Qdrant Edge shard."""
 
-    def __init__(self, path: Path, dimension: int, distance: str = "Cosine") -> None:
+    def __init__(self, path: Path, dimension: int, distance: str = "Cosine", *,
+                 on_close: Callable[[], None] | None = None) -> None:
         self.path = path
+        self._on_close = on_close
+        """Set on a reader's view of a replica (``edge_replica``): it never flushes (the
+        segments are shared) and is removed once closed."""
         try:
             if (path / "edge_config.json").exists() or _has_segments(path):
                 # Loading with the expected config makes Edge check the vector
@@ -172,8 +176,11 @@ class EdgeIndex:
         self._shard.optimize()
 
     def close(self) -> None:
-        self._shard.flush()
+        if self._on_close is None:
+            self._shard.flush()
         self._shard.close()
+        if self._on_close is not None:
+            self._on_close()
 
 
 _SEGMENTS = 32

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+from ontoretrieve.backends.access import Access
 from ontoretrieve.catalog.store import Catalog
 from ontoretrieve.cli.common import (
     AsJson,
@@ -16,8 +17,10 @@ from ontoretrieve.cli.common import (
     DataDir,
     TenantOption,
     TextFileOption,
+    WaitOption,
     app,
     catalog_app,
+    claimed,
     config_app,
     errors_to_exit,
     flatten,
@@ -71,11 +74,12 @@ def catalog_load(
     data_dir: DataDir = None,
     config: ConfigFile = None,
     as_json: AsJson = False,
+    wait: WaitOption = 0.0,
 ) -> None:
     """Load ontologies; unchanged files cost nothing, changed ones become new versions."""
     with errors_to_exit():
         settings = settings_from(data_dir, config)
-        with open_store(settings) as store:
+        with open_store(settings, Access.WRITE, wait) as store:
             catalog = Catalog.for_tenant(store, settings, tenant)
             report = load_with_progress(catalog, path, show=not as_json)
     if as_json:
@@ -132,6 +136,7 @@ def index(
     data_dir: DataDir = None,
     config: ConfigFile = None,
     as_json: AsJson = False,
+    wait: WaitOption = 0.0,
 ) -> None:
     """Sync the index with the catalog: only new or changed atoms are embedded."""
     if ctx.invoked_subcommand is not None:
@@ -141,7 +146,7 @@ def index(
         path = catalog
         if path is None and tenant == DEFAULT_TENANT and Path(settings.catalog.path).exists():
             path = Path(settings.catalog.path)
-        with open_engine(settings) as engine:
+        with open_engine(settings, Access.WRITE, wait) as engine:
             load_report, report = sync_with_progress(engine, path, rebuild, tenant,
                                                       show=not as_json)
     if as_json:
@@ -208,11 +213,12 @@ def seeds_command(
         body = text_argument(text, file)
         settings = settings_from(data_dir, config)
         require_tenant(settings.tenants, tenant)
-        retriever = SeedRetriever.open(settings, tenant)
-        try:
-            result = retriever.seeds(body)
-        finally:
-            retriever.close()
+        with claimed(settings, Access.AUTO) as writes:
+            retriever = SeedRetriever.open(settings, tenant, reader=not writes)
+            try:
+                result = retriever.seeds(body)
+            finally:
+                retriever.close()
     if as_json:
         print_json(result.model_dump(mode="json"))
         return

@@ -28,11 +28,13 @@ from rich.progress import (
 from rich.table import Table
 
 from ontoretrieve.backends import TripleStore, open_triple_store
+from ontoretrieve.backends.access import Access, claim
 from ontoretrieve.catalog.store import Catalog
 from ontoretrieve.engine import Engine
 from ontoretrieve.errors import OntoRetrieveError
 from ontoretrieve.records import LoadReport, SyncReport
 from ontoretrieve.settings import Settings, load_settings
+from ontoretrieve.settings.groups import StoreBackend
 
 app = typer.Typer(no_args_is_help=True, add_completion=False,
                   help="Retrieve the slice of your ontologies that a text is about.")
@@ -77,6 +79,10 @@ AsJson = Annotated[bool, typer.Option("--json", metavar="",  # a flag takes no v
                                       help="Print one JSON document.")]
 TextFileOption = Annotated[
     Path | None, typer.Option("--file", help="Read the text from a file (instead of TEXT).")]
+WaitOption = Annotated[float, typer.Option(
+    "--wait", min=0, metavar="SECONDS",
+    help="When another process writes the data directory, wait this long for it "
+    "(default: fail at once, naming it).")]
 TenantOption = Annotated[
     str,
     typer.Option("--tenant", envvar="ONTORETRIEVE_TENANT",
@@ -102,8 +108,9 @@ def errors_to_exit() -> Iterator[None]:
 
 
 @contextmanager
-def open_engine(settings: Settings) -> Iterator[Engine]:
-    engine = Engine.open(settings)
+def open_engine(settings: Settings, access: Access = Access.AUTO,
+                wait: float = 0.0) -> Iterator[Engine]:
+    engine = Engine.open(settings, access=access, wait_seconds=wait)
     try:
         yield engine
     finally:
@@ -111,12 +118,28 @@ def open_engine(settings: Settings) -> Iterator[Engine]:
 
 
 @contextmanager
-def open_store(settings: Settings) -> Iterator[TripleStore]:
-    store = open_triple_store(settings)
+def claimed(settings: Settings, access: Access, wait: float = 0.0) -> Iterator[bool]:
+    """Hold the data directory's writer lock as ``access`` asks for the block; yields
+    whether this process writes (False: it reads beside another process)."""
+    lock = claim(settings.data_dir, access, wait)
     try:
-        yield store
+        yield lock is not None
     finally:
-        store.close()
+        if lock is not None:
+            lock.release()
+
+
+@contextmanager
+def open_store(settings: Settings, access: Access = Access.READ,
+               wait: float = 0.0) -> Iterator[TripleStore]:
+    """The triple store alone, read beside a writer unless ``access`` is ``write``."""
+    with claimed(settings, access, wait) as writes:
+        store = open_triple_store(settings, writer=writes or settings.store.backend
+                                  is not StoreBackend.OXIGRAPH)
+        try:
+            yield store
+        finally:
+            store.close()
 
 
 def print_json(data: Any) -> None:

@@ -17,11 +17,13 @@ import typer
 from pydantic import ValidationError
 from rich.markup import escape
 
+from ontoretrieve.backends.access import Access
 from ontoretrieve.cli.common import (
     AsJson,
     ConfigFile,
     DataDir,
     TenantOption,
+    WaitOption,
     app,
     err,
     errors_to_exit,
@@ -105,11 +107,12 @@ def propose_command(file: ProposalFile = None, ontology: OntologyOption = None,
 def apply_command(file: ProposalFile = None, ontology: OntologyOption = None,
                   base: BaseOption = None, add: AddOption = None, remove: RemoveOption = None,
                   tenant: TenantOption = DEFAULT_TENANT, data_dir: DataDir = None,
-                  config: ConfigFile = None, as_json: AsJson = False) -> None:
+                  config: ConfigFile = None, as_json: AsJson = False,
+                  wait: WaitOption = 0.0) -> None:
     """Validate and apply: new ontology versions, switched atomically, index synced."""
     with errors_to_exit():
         proposal = _proposal(file, ontology, base, add, remove)
-        with open_engine(settings_from(data_dir, config)) as engine:
+        with open_engine(settings_from(data_dir, config), Access.WRITE, wait) as engine:
             try:
                 result = engine.apply(proposal, tenant=tenant)
             except ProposalRejected as exc:
@@ -131,9 +134,10 @@ def apply_command(file: ProposalFile = None, ontology: OntologyOption = None,
 def rollback_command(
     ontology_iri: Annotated[str, typer.Argument(help="The ontology to roll back.")],
     tenant: TenantOption = DEFAULT_TENANT, data_dir: DataDir = None,
-    config: ConfigFile = None, as_json: AsJson = False) -> None:
+    config: ConfigFile = None, as_json: AsJson = False, wait: WaitOption = 0.0) -> None:
     """Switch an ontology back to the version its last applied update replaced."""
-    with errors_to_exit(), open_engine(settings_from(data_dir, config)) as engine:
+    with errors_to_exit(), open_engine(settings_from(data_dir, config), Access.WRITE,
+                                       wait) as engine:
         restored, sync = engine.rollback(ontology_iri, tenant=tenant)
     if as_json:
         print_json({"restored": restored.model_dump(mode="json"),

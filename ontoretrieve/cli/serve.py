@@ -10,12 +10,14 @@ from typing import Annotated, cast
 import typer
 from rich.markup import escape
 
+from ontoretrieve.backends.access import Access, holder_of
 from ontoretrieve.catalog.watch import Watcher
 from ontoretrieve.cli.common import (
     AsJson,
     ConfigFile,
     DataDir,
     TenantOption,
+    WaitOption,
     app,
     err,
     errors_to_exit,
@@ -51,6 +53,15 @@ def check_bind(host: str, port: int) -> None:
                                 "(--host, --port, server.host, server.port)") from None
 
 
+def say_if_reading(engine: Engine) -> None:
+    """One line on stderr when this server reads beside another process's writes."""
+    if not engine.writable:
+        holder = holder_of(engine.settings.data_dir)
+        who = holder.describe() if holder else "another process"
+        err.print(f"reading beside {who}, which writes {engine.settings.data_dir}: "
+                  "catalog uploads, applies and rollbacks are refused here", highlight=False)
+
+
 @app.command("serve")
 def serve_command(
     host: Annotated[str | None, typer.Option(
@@ -59,6 +70,10 @@ def serve_command(
     port: PortOption = None,
     data_dir: DataDir = None,
     config: ConfigFile = None,
+    wait: Annotated[float, typer.Option(
+        "--wait", min=0, metavar="SECONDS",
+        help="When another process writes the data directory, wait this long for it "
+        "before serving reads beside it (uploads and applies are then refused).")] = 10.0,
 ) -> None:
     """Serve the HTTP API (OpenAPI at /docs) for every declared tenant."""
     import uvicorn
@@ -69,7 +84,8 @@ def serve_command(
         settings = settings_from(data_dir, config)
         bind, number = host or settings.server.host, settings.server.port if port is None else port
         check_bind(bind, number)
-        engine = Engine.open(settings)
+        engine = Engine.open(settings, access=Access.AUTO, wait_seconds=wait)
+        say_if_reading(engine)
     try:
         err.print(f"listening on http://{bind}:{number} (OpenAPI at /docs; Ctrl-C stops)",
                   highlight=False)
@@ -113,7 +129,8 @@ def mcp_command(
         bind, number = host or settings.server.host, settings.server.port if port is None else port
         if transport == "streamable-http":
             check_bind(bind, number)
-        engine = Engine.open(settings)
+        engine = Engine.open(settings, access=Access.AUTO)
+        say_if_reading(engine)
     try:
         server = create_mcp(engine, tenant)
         if transport == "stdio":
@@ -142,6 +159,7 @@ def watch_command(
     data_dir: DataDir = None,
     config: ConfigFile = None,
     as_json: AsJson = False,
+    wait: WaitOption = 0.0,
 ) -> None:
     """Poll the catalog and refresh the index when it changed and has settled (Ctrl-C stops)."""
     with errors_to_exit():
@@ -150,7 +168,7 @@ def watch_command(
         if not root.exists():
             raise OntoRetrieveError(f"cannot watch {root}: no such file or folder")
         require_tenant(settings.tenants, tenant)
-        engine = Engine.open(settings)
+        engine = Engine.open(settings, access=Access.WRITE, wait_seconds=wait)
 
     def report(result: object) -> None:
         load, sync = cast(tuple[LoadReport | None, SyncReport], result)

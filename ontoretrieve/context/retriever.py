@@ -112,9 +112,14 @@ class Retriever:
 
     @classmethod
     def open(cls, settings: Settings, store: TripleStore, tenant: str = DEFAULT_TENANT,
-             embedder: Embedder | None = None) -> Retriever:
-        """Open the tenant's index (checking its fingerprint); the model loads on first use."""
-        index, state = open_query_index(settings, tenant)
+             embedder: Embedder | None = None, *, reader: bool = False,
+             wait_seconds: float | None = None) -> Retriever:
+        """Open the tenant's index (checking its fingerprint); the model loads on first use.
+
+        ``reader``: another process writes the data directory (see ``open_query_index``).
+        """
+        index, state = open_query_index(settings, tenant, reader=reader,
+                                        wait_seconds=wait_seconds)
         return cls(settings, store, index, state, embedder, tenant)
 
     def close(self) -> None:

@@ -16,6 +16,8 @@ from one consistent catalog and index version.
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import hashlib
 import threading
 import time
@@ -27,6 +29,7 @@ from types import TracebackType
 from typing import Any
 
 from ontoretrieve.backends import TripleStore, open_triple_store
+from ontoretrieve.backends.access import Access, WriterLock, busy_error, claim
 from ontoretrieve.catalog.files import stage_upload
 from ontoretrieve.catalog.store import Catalog, ProgressCallback
 from ontoretrieve.context.model import Context, Mode
@@ -40,6 +43,7 @@ from ontoretrieve.engine.adapters import (
     SparqlEndpointAdapter,
     fan_out,
 )
+from ontoretrieve.engine.documents import TermDocument, term_documents
 from ontoretrieve.engine.result_cache import ResultCache
 from ontoretrieve.engine.slices import KnowledgeSlice, build_slice
 from ontoretrieve.errors import (
@@ -71,6 +75,11 @@ from ontoretrieve.settings.tenants import (
 
 __all__ = ["Engine"]
 
+DEFAULT_DOCUMENTS = 8
+"""Terms ``documents`` returns unless told (a framework's usual ``k``)."""
+DEFAULT_DOCUMENT_TOKENS = 4_000
+"""The budget of the context ``documents`` cuts its terms from."""
+
 _VALIDATED_TRIPLES = 4_000_000
 """Largest validated proposal (triples of its new versions) kept for the apply after it."""
 
@@ -85,6 +94,8 @@ class _Tenant:
         self.validated: tuple[tuple[str, ...], ProposalReport, list[Planned]] | None = None
         """The last proposal validated, under the key of everything its checks read."""
         self.retriever: Retriever | None = None
+        self.opened_state: tuple[int, int] | None = None
+        """The index state file (inode, mtime) the retriever was opened on."""
         self.rule = OverlayRule.of(overlay, hidden)
         self.aliases = overlay.aliases
         self.counts: Counter[str] = Counter()
@@ -105,9 +116,15 @@ class Engine:
     """Retrieve, slice, look up and manage catalogs, per tenant."""
 
     def __init__(self, settings: Settings, store: TripleStore,
-                 embedder: Embedder | None = None) -> None:
+                 embedder: Embedder | None = None, *,
+                 writer_lock: WriterLock | None = None, reader: bool = False) -> None:
         self.settings = settings
         self.store = store
+        self.writer_lock = writer_lock
+        """This process's hold on the data directory (None: in memory, or a reader)."""
+        self.writable = not reader
+        """False beside another process that writes the data directory: writes then
+        raise ``DataDirBusyError``, reads go on (the index through a replica)."""
         self.cache = ResultCache(settings.server.result_cache_size)
         self._embedder = embedder
         self._lock = threading.Lock()
@@ -117,10 +134,35 @@ class Engine:
 
     @classmethod
     def open(cls, settings: Settings | None = None, *, in_memory: bool = False,
-             embedder: Embedder | None = None) -> Engine:
-        """An engine over the configured store (``load_settings()`` when none is given)."""
+             embedder: Embedder | None = None, access: Access | str = Access.AUTO,
+             wait_seconds: float = 0.0) -> Engine:
+        """An engine over the configured store (``load_settings()`` when none is given).
+
+        One process writes a data directory, any number read it (see
+        ``backends.access``): with ``access="auto"`` the engine writes when no other
+        process does and otherwise reads beside it (its writes then raise
+        ``DataDirBusyError``); ``"write"`` insists on writing, waiting up to
+        ``wait_seconds`` for the other writer; ``"read"`` never takes the lock.
+
+        Raises:
+            DataDirBusyError: ``access="write"`` and another process writes.
+            StoreUnavailableError: the store cannot be opened.
+        """
         settings = settings or load_settings()
-        return cls(settings, open_triple_store(settings, in_memory=in_memory), embedder)
+        if in_memory:
+            return cls(settings, open_triple_store(settings, in_memory=True), embedder)
+        lock = claim(settings.data_dir, Access(access), wait_seconds)
+        try:
+            store = open_triple_store(settings, writer=lock is not None)
+        except BaseException:
+            if lock is not None:
+                lock.release()
+            raise
+        return cls(settings, store, embedder, writer_lock=lock, reader=lock is None)
+
+    def _require_writable(self) -> None:
+        if not self.writable:
+            raise busy_error(self.settings.data_dir)
 
     def __enter__(self) -> Engine:
         return self
@@ -135,6 +177,8 @@ class Engine:
             with tenant.lock:
                 self._close_retriever(tenant)
         self.store.close()
+        if self.writer_lock is not None:
+            self.writer_lock.release()
 
     # -- tenants -------------------------------------------------------------------------
 
@@ -160,10 +204,31 @@ class Engine:
             return self._embedder
 
     def _retriever(self, tenant: _Tenant) -> Retriever:
+        if tenant.retriever is not None and not self.writable:
+            self._follow_writer(tenant)
         if tenant.retriever is None:
             tenant.retriever = Retriever.open(self.settings, self.store, tenant.name,
-                                              self.embedder())
+                                              self.embedder(), reader=not self.writable)
+            tenant.opened_state = _state_stamp(self._state_file(tenant))
         return tenant.retriever
+
+    def _state_file(self, tenant: _Tenant) -> Path:
+        return tenant_dir(self.settings, tenant.name) / "state.json"
+
+    def _follow_writer(self, tenant: _Tenant) -> None:
+        """A reader moves to the index the writing process last left, once a replica of
+        it can be made without waiting; until then it answers from the one it has."""
+        stamp = _state_stamp(self._state_file(tenant))
+        if stamp == tenant.opened_state or tenant.retriever is None:
+            return
+        try:
+            fresh = Retriever.open(self.settings, self.store, tenant.name, self.embedder(),
+                                   reader=True, wait_seconds=0.0)
+        except OntoRetrieveError:
+            return  # a sync is writing: try again on the next request
+        self._close_retriever(tenant)
+        tenant.retriever, tenant.opened_state = fresh, stamp
+        self.cache.clear(tenant.name)
 
     def _close_retriever(self, tenant: _Tenant) -> None:
         if tenant.retriever is not None:
@@ -356,6 +421,7 @@ class Engine:
                        progress: SyncProgress | None = None,
                        deltas: Mapping[str, VersionDelta] | None = None
                        ) -> tuple[LoadReport | None, SyncReport]:
+        self._require_writable()
         with state.writing, self._operation(state, "catalog_load"):
             held = state.retriever
             lent = None if rebuild or held is None else held.raw_index()
@@ -454,6 +520,7 @@ class Engine:
         nothing is written and every catalog hash stays as it was.
         """
         state = self._tenant(tenant)
+        self._require_writable()
         with state.writing, self._counted(state, "apply"):
             runner = self._runner(state)
             report, planned = self._validated(state, proposal)
@@ -472,6 +539,7 @@ class Engine:
         """Switch an ontology back to the version its applied update replaced (its points
         are still in the index, so nothing is embedded or written again)."""
         state = self._tenant(tenant)
+        self._require_writable()
         with state.writing, self._operation(state, "rollback"):
             restored = self._runner(state).rollback(ontology_iri)
             _, sync = self._load_and_sync(state, None)
@@ -510,12 +578,73 @@ class Engine:
                 if isinstance(adapter, SparqlEndpointAdapter):
                     adapter.store.close()
 
+    def documents(self, text: str, k: int = DEFAULT_DOCUMENTS, *,
+                  tenant: str = DEFAULT_TENANT, mode: Mode | str = Mode.AUTO,
+                  ontologies: Sequence[str] = (),
+                  max_tokens: int | None = DEFAULT_DOCUMENT_TOKENS) -> list[TermDocument]:
+        """The first ``k`` terms of the text's context, one ``TermDocument`` each (IRI,
+        label, definition, kind, score and the term's Turtle block), best first: what
+        the LangChain and LlamaIndex retrievers return.
+
+        Raises:
+            OntoRetrieveError: ``k`` is below 1, or as ``retrieve`` does.
+        """
+        if k < 1:
+            raise OntoRetrieveError(f"k must be at least 1, not {k}")
+        context = self.retrieve(text, tenant=tenant, mode=mode, ontologies=ontologies,
+                                max_tokens=max_tokens)
+        return term_documents(context, k)
+
+    # -- async -----------------------------------------------------------------------------
+    # The engine's work is CPU-bound and guarded by per-tenant locks, so the async
+    # API runs each call in a worker thread: an event loop (FastAPI, LangChain's and
+    # LlamaIndex's async paths) stays free while a context is built.
+
+    async def aretrieve(self, text: str, **options: Any) -> Context:
+        """``retrieve`` without blocking the event loop (same options and errors).
+
+        >>> import asyncio
+        >>> from ontoretrieve.settings import load_settings
+        >>> with Engine.open(load_settings(), in_memory=True) as engine:
+        ...     asyncio.run(engine.aretrieve(["two", "texts"]))  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ontoretrieve.errors.OntoRetrieveError: the text must be a str, not list (for many ...
+        """
+        return await asyncio.to_thread(functools.partial(self.retrieve, text, **options))
+
+    async def aretrieve_many(self, texts: Sequence[str], **options: Any) -> list[Context]:
+        """``retrieve_many`` without blocking the event loop."""
+        return await asyncio.to_thread(functools.partial(self.retrieve_many, texts, **options))
+
+    async def aslice(self, text: str, max_tokens: int, **options: Any) -> KnowledgeSlice:
+        """``slice`` without blocking the event loop."""
+        return await asyncio.to_thread(functools.partial(self.slice, text, max_tokens,
+                                                         **options))
+
+    async def adocuments(self, text: str, k: int = DEFAULT_DOCUMENTS,
+                         **options: Any) -> list[TermDocument]:
+        """``documents`` without blocking the event loop."""
+        return await asyncio.to_thread(functools.partial(self.documents, text, k, **options))
+
+    async def alookup(self, mention: str, **options: Any) -> LookupResult:
+        """``lookup`` without blocking the event loop."""
+        return await asyncio.to_thread(functools.partial(self.lookup, mention, **options))
+
     def metrics(self, *, tenant: str = DEFAULT_TENANT) -> dict[str, Any]:
         """The tenant's own counters: operations, errors, seconds, result cache."""
         state = self._tenant(tenant)
         return {"tenant": tenant, "operations": dict(state.counts),
                 "seconds": {k: round(v, 4) for k, v in state.seconds.items()},
                 "result_cache": self.cache.stats(tenant)}
+
+
+def _state_stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    return info.st_ino, info.st_mtime_ns
 
 
 def _check_budget(max_tokens: int | None) -> None:

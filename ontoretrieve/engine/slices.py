@@ -50,7 +50,7 @@ from ontoretrieve.rdf.vocab import (
     SKOS_NOTATION,
 )
 
-__all__ = ["Hit", "KnowledgeSlice", "build_slice", "fit_turtle", "statement_blocks"]
+__all__ = ["Hit", "KnowledgeSlice", "build_slice", "fit_turtle", "hit_of", "statement_blocks"]
 
 TokenCounter = Callable[[str], int]
 Block = tuple[str | None, list[ox.Triple]]
@@ -190,7 +190,7 @@ def build_slice(context: Context, max_tokens: int, count_tokens: TokenCounter) -
     taken, text, tokens, total = fit_turtle(triples, order, max_tokens, count_tokens)
     whole = sum(len(ts) for _, ts in taken) == len(triples)
     seed_scores = {s.iri: s.score for s in reversed(context.seeds)}  # the first seed wins
-    hits = [_hit(iri, statements, context, seed_scores) for iri, statements in taken
+    hits = [hit_of(iri, statements, context, seed_scores) for iri, statements in taken
             if iri is not None]
     return KnowledgeSlice(
         hits=hits, evidence={h.id: context.evidence[h.id] for h in hits
@@ -238,8 +238,10 @@ def _partial_block(block: Block, taken: Sequence[Block], max_tokens: int,
     return best
 
 
-def _hit(iri: str, triples: Sequence[ox.Triple], context: Context,
-         seed_scores: dict[str, float]) -> Hit:
+def hit_of(iri: str, triples: Sequence[ox.Triple], context: Context,
+           seed_scores: dict[str, float]) -> Hit:
+    """The slice hit of term ``iri`` from its statements: its English (or untagged)
+    label, its kind from ``rdf:type``, its seed score and evidence."""
     label = next((t.object.value for t in triples if t.predicate.value in NAME_PREDICATES
                   and isinstance(t.object, ox.Literal)
                   and t.object.language in (None, "", "en")), None)

@@ -7,6 +7,7 @@ PosixPath('/tmp/x/index/default')
 
 from __future__ import annotations
 
+import hashlib
 import shutil
 import time
 from collections.abc import Callable, Mapping
@@ -15,6 +16,8 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from ontoretrieve.backends import TripleStore
+from ontoretrieve.backends.access import exclusive_lock
+from ontoretrieve.backends.edge_replica import open_view
 from ontoretrieve.backends.qdrant_edge import EdgeIndex
 from ontoretrieve.backends.vector_index import VectorIndex
 from ontoretrieve.catalog.store import Catalog, ProgressCallback
@@ -45,6 +48,8 @@ __all__ = [
     "tenant_dir",
 ]
 
+INDEX_WRITE_LOCK = "index.write.lock"
+"""Held exclusively by a sync, shared by a reader copying the shard (``edge_replica``)."""
 
 
 def tenant_dir(settings: Settings, tenant: str = DEFAULT_TENANT) -> Path:
@@ -168,14 +173,29 @@ def sync_index(
         drop_location=_drop_location(settings, tenant),
         mentions=mention_store(settings, tenant),
     )
-    return report, sync.run(rebuild=rebuild, progress=progress, deltas=deltas)
+    # Readers in other processes copy the shard only between syncs (edge_replica).
+    with exclusive_lock(state_path.parent / INDEX_WRITE_LOCK):
+        return report, sync.run(rebuild=rebuild, progress=progress, deltas=deltas)
 
 
-def open_query_index(settings: Settings, tenant: str = DEFAULT_TENANT
+def open_query_index(settings: Settings, tenant: str = DEFAULT_TENANT, *,
+                     reader: bool = False, wait_seconds: float | None = None
                      ) -> tuple[VectorIndex, IndexState]:
-    """The tenant's index for queries; raises when its fingerprint differs."""
+    """The tenant's index for queries; raises when its fingerprint differs.
+
+    ``reader``: another process writes the data directory, so an embedded shard is
+    read through a replica (``backends.edge_replica``), waiting up to
+    ``wait_seconds`` (None: as long as it takes) for a sync in progress.
+    """
     state = query_state(settings, tenant)
-    index = _open_index(settings, tenant)(state.location, state.dimension)
+    if reader and settings.vector_index.backend is VectorBackend.EDGE:
+        folder = tenant_dir(settings, tenant)
+        key = hashlib.sha256((folder / "state.json").read_bytes()).hexdigest()[:16]
+        index: VectorIndex = open_view(folder / state.location, key, state.dimension,
+                                       settings.vector_index.distance,
+                                       folder / INDEX_WRITE_LOCK, wait_seconds)
+    else:
+        index = _open_index(settings, tenant)(state.location, state.dimension)
     return VersionedIndex(index, state), state
 
 

@@ -103,8 +103,9 @@ class SeedRetriever:
 
     @classmethod
     def open(cls, settings: Settings, tenant: str = DEFAULT_TENANT,
-             embedder: Embedder | None = None) -> SeedRetriever:
-        index, state = open_query_index(settings, tenant)
+             embedder: Embedder | None = None, *, reader: bool = False) -> SeedRetriever:
+        """The seed path over the tenant's index (``reader``: see ``open_query_index``)."""
+        index, state = open_query_index(settings, tenant, reader=reader)
         store = mention_store(settings, tenant)
         return cls(settings, index, embedder or make_embedder(settings),
                    mentions=lambda: store.dictionary(sorted(state.ontologies)))

@@ -29,6 +29,7 @@ from fastapi import APIRouter, Depends, FastAPI, Header, Request
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from fastapi_offline import FastAPIOffline
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -39,6 +40,7 @@ from ontoretrieve.engine.adapters import FanOutResult
 from ontoretrieve.engine.slices import KnowledgeSlice
 from ontoretrieve.errors import (
     CatalogError,
+    DataDirBusyError,
     IndexError_,
     OntoRetrieveError,
     ProposalRejected,
@@ -130,7 +132,7 @@ class ApiError(Exception):
 
 
 _STATUS: list[tuple[type[Exception], int]] = [
-    (TextTooLongError, 413), (TenantError, 404), (IndexError_, 409),
+    (TextTooLongError, 413), (TenantError, 404), (IndexError_, 409), (DataDirBusyError, 409),
     (StoreUnavailableError, 503), (CatalogError, 400), (OntoRetrieveError, 400),
 ]
 
@@ -201,8 +203,10 @@ def validation_message(errors: Sequence[Any]) -> str:
 def create_app(engine: Engine) -> FastAPI:
     """The FastAPI application over ``engine`` (see the module docstring)."""
     settings = engine.settings.server
-    app = FastAPI(title="ontoretrieve", version=VERSION,
-                  description="The slice of your ontologies that a text is about.")
+    # FastAPIOffline: /docs and /redoc load their scripts from this server, not a CDN,
+    # so the pages work on a machine with no internet access.
+    app = FastAPIOffline(title="ontoretrieve", version=VERSION,
+                         description="The slice of your ontologies that a text is about.")
     app.add_middleware(BodyLimit, limit=settings.max_request_bytes)
     _install_error_handlers(app, settings.request_timeout_seconds)
     api = _Api(engine)

@@ -1,0 +1,172 @@
+"""Many readers beside one writer: ``serve``, ``mcp`` and the CLI on one data directory.
+
+The writer holds the data directory (``backends.access``); every other process
+reads the triple store read-only and the Edge shard through a replica
+(``backends.edge_replica``), and follows the writer's changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from ontoretrieve import Engine, load_settings
+from ontoretrieve.backends.access import exclusive_lock
+from ontoretrieve.backends.edge_replica import READERS_DIR
+from ontoretrieve.backends.vector_index import Lane
+from ontoretrieve.errors import DataDirBusyError, VectorIndexError
+from ontoretrieve.index.build import INDEX_WRITE_LOCK, open_query_index, tenant_dir
+from ontoretrieve.index.embed import FastEmbedder
+from tests.support import free_port
+
+pytestmark = pytest.mark.integration
+
+_NEW_TERM = b"""@prefix : <http://example.org/late#> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+<http://example.org/late> a owl:Ontology .
+:Zorblatt a owl:Class ; rdfs:label "zorblatt gauge"@en .
+"""
+
+
+@pytest.fixture
+def built(tmp_path: Path, catalog_dir: Path, real_embedder: FastEmbedder) -> Path:
+    data = tmp_path / "data"
+    with Engine.open(load_settings(data_dir=data), embedder=real_embedder) as engine:
+        engine.catalog_load(catalog_dir)
+    return data
+
+
+def _env() -> dict[str, str]:
+    return {**{k: v for k, v in os.environ.items() if not k.startswith("ONTORETRIEVE_")},
+            "HF_HUB_OFFLINE": "1"}
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "ontoretrieve", *args], capture_output=True,
+                          text=True, timeout=300, env=_env())
+
+
+@pytest.fixture
+def server(built: Path) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "ontoretrieve", "serve", "--data-dir", str(built),
+         "--host", "127.0.0.1", "--port", str(port)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=_env())
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{url}/health", timeout=2).status_code == 200:
+                break
+        except httpx.HTTPError:
+            time.sleep(0.3)
+    else:
+        process.kill()
+        pytest.fail("serve did not start")
+    try:
+        yield process, url
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def _digests(folder: Path) -> dict[str, str]:
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_readers_share_a_replica_that_they_never_write(built: Path,
+                                                       real_embedder: FastEmbedder) -> None:
+    settings = load_settings(data_dir=built)
+    first, state = open_query_index(settings, reader=True)
+    replica = next(p for p in (tenant_dir(settings) / READERS_DIR).iterdir() if p.is_dir())
+    segments = _digests(replica / "segments")
+    second, _ = open_query_index(settings, reader=True)
+    vectors = list(real_embedder.embed_queries(["a device that observes"]))
+    hits = [index.search(Lane.CORE, vectors, 5)[0] for index in (first, second)]
+    assert hits[0] and [h.point_id for h in hits[0]] == [h.point_id for h in hits[1]]
+    assert first.count() == second.count() == state.points
+    first.close()
+    second.close()
+    assert _digests(replica / "segments") == segments  # searched and closed: not written
+    assert not any((replica / "views").iterdir())      # each view removed when closed
+
+
+def test_a_reader_copies_the_shard_only_between_syncs(built: Path, catalog_dir: Path,
+                                                      real_embedder: FastEmbedder) -> None:
+    settings = load_settings(data_dir=built)
+    (catalog_dir / "late.ttl").write_bytes(_NEW_TERM)
+    with Engine.open(settings, embedder=real_embedder) as writer:
+        writer.catalog_load(catalog_dir)  # a new index state: a new replica is needed
+    with exclusive_lock(tenant_dir(settings) / INDEX_WRITE_LOCK), \
+            pytest.raises(VectorIndexError, match="being written by another process"):
+        open_query_index(settings, reader=True, wait_seconds=0.2)
+    index, _ = open_query_index(settings, reader=True, wait_seconds=0.2)  # sync over
+    index.close()
+
+
+def test_serve_mcp_and_the_cli_read_one_data_dir_while_serve_writes(
+        server: tuple[subprocess.Popen[str], str], built: Path, catalog_dir: Path,
+        real_embedder: FastEmbedder) -> None:
+    process, url = server
+    # The server answers first, so it holds the shard and the store.
+    assert httpx.post(f"{url}/v1/default/lookup", json={"mention": "sensor"},
+                      timeout=60).status_code == 200
+    listed = _cli("catalog", "list", "--json", "--data-dir", str(built))
+    assert listed.returncode == 0, listed.stderr
+    assert len(json.loads(listed.stdout)["ontologies"]) == 2
+    status = _cli("index", "status", "--json", "--data-dir", str(built))
+    assert status.returncode == 0 and json.loads(status.stdout)["atoms"] > 0, status.stderr
+    seeds = _cli("seeds", "a sensor observes a property", "--json", "--data-dir", str(built))
+    assert seeds.returncode == 0, seeds.stderr
+    found = {s["iri"] for s in json.loads(seeds.stdout)["seeds"]}
+    assert "http://example.org/mini#Sensor" in found
+    assert "mini#Sensor" in asyncio.run(_mcp_lookup(built, "sensor"))
+
+    # A second writer is told who writes, with exit code 2 and no traceback.
+    refused = _cli("catalog", "load", str(catalog_dir), "--data-dir", str(built))
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr
+    assert f"PID {process.pid} (" in refused.stderr and "busy" in refused.stderr
+
+    # A reader in this process follows what the server writes.
+    settings = load_settings(data_dir=built)
+    with Engine.open(settings, embedder=real_embedder) as reader:
+        assert not reader.writable
+        assert not _finds(reader, "zorblatt gauge")
+        with pytest.raises(DataDirBusyError, match=f"PID {process.pid}"):
+            reader.catalog_load(catalog_dir)
+        uploaded = httpx.put(f"{url}/v1/default/catalog/files/late.ttl", content=_NEW_TERM,
+                             timeout=120)
+        assert uploaded.status_code == 200, uploaded.text
+        assert _finds(reader, "zorblatt gauge")
+        assert len(reader.catalog_list()) == 3
+
+
+def _finds(engine: Engine, mention: str) -> bool:
+    return any(c.iri == "http://example.org/late#Zorblatt"
+               for c in engine.lookup(mention).candidates)
+
+
+async def _mcp_lookup(data_dir: Path, mention: str) -> str:
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "ontoretrieve", "mcp", "--data-dir", str(data_dir)],
+        env=_env())
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        result = await session.call_tool("lookup", {"mention": mention})
+        return str(result.content[0].text)  # type: ignore[union-attr]
