@@ -25,7 +25,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("proposals",),
     ("engine",),
     ("bench",),
-    ("server",),
+    ("server", "integrations"),
     ("cli",),
     ("", "__main__"),  # the curated API in ontoretrieve/__init__.py, and python -m
 )
