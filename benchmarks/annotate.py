@@ -44,7 +44,7 @@ print(json.dumps({"units": len(units), "seconds": round(seconds, 3),
 
 
 def _result(row: dict[str, Any]) -> tuple[Any, ...]:
-    context = dict(row["context"])
+    context = {k: v for k, v in row.items() if k not in ("id", "line", "ok", "turtle")}
     context.pop("seconds", None)
     context["metrics"] = {k: v for k, v in context["metrics"].items()
                           if not k.endswith(("cache_hits", "cache_misses"))}

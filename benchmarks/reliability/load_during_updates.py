@@ -97,7 +97,7 @@ def _run(base: str, seconds: float, readers: int) -> dict[str, Any]:
                 if r.status_code != 200:
                     count("read_errors", str(r.status_code))
                     continue
-                context = r.json()["context"]
+                context = r.json()
                 mini = [c["content_hash"] for c in context["snapshot"]["cut_from"]
                         if c["ontology_iri"] == MINI]
                 has = THERMOMETER in context["terms"]

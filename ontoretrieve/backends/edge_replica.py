@@ -6,9 +6,11 @@ beside the writer (an MCP server beside the HTTP one, a CLI lookup beside
 writes it (the writer holds ``index.write.lock`` exclusively for each sync, the
 copy holds it shared), settled once (its copied log replayed into the
 segments), then shared by every reading process. Each reader opens a view of
-it: a folder with the replica's segments linked in and an empty log of its
-own. Loading and searching never write a segment (checked in the tests), so
-views share them safely.
+it: the replica's folders made again, each file a hard link to the replica's, and
+an empty log of its own. Opening a segment rewrites its small state file by
+renaming a new one over it, which replaces the view's link, not the shared
+file; searching writes nothing (the tests check the replica byte for byte
+after two readers), so views share the replica safely.
 
 A replica is made once per index state (the digest of the state file names
 it) and removed when a newer one exists and no living process views it. It
@@ -52,7 +54,7 @@ def open_view(shard: Path, key: str, dimension: int, distance: str, write_lock: 
     view = views / f"{os.getpid()}-{next(_views)}"
     shutil.rmtree(view, ignore_errors=True)
     (view / "wal").mkdir(parents=True)
-    (view / "segments").symlink_to(Path("..", "..", "segments"))
+    _mirror(replica / "segments", view / "segments")
     shutil.copy2(replica / "edge_config.json", view / "edge_config.json")
     try:
         return EdgeIndex(view, dimension, distance,
@@ -60,6 +62,21 @@ def open_view(shard: Path, key: str, dimension: int, distance: str, write_lock: 
     except BaseException:
         shutil.rmtree(view, ignore_errors=True)
         raise
+
+
+def _mirror(source: Path, target: Path) -> None:
+    """``source``'s folders made again under ``target``, each file a hard link to its
+    original (Edge counts storage pages by regular files: a symbolic link is not one).
+
+    Edge rewrites a segment's state file (``segment.json``) when it opens one,
+    by writing a new file and renaming it over the old: in a mirror the rename
+    replaces the view's own link, so the shared replica stays as it was.
+    """
+    for folder, _, files in os.walk(source):
+        here = target / Path(folder).relative_to(source)
+        here.mkdir(parents=True, exist_ok=True)
+        for name in files:
+            os.link(Path(folder, name), here / name)
 
 
 def replica_of(shard: Path, key: str, write_lock: Path,

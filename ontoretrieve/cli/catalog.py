@@ -37,6 +37,7 @@ from ontoretrieve.cli.common import (
     table_of,
     text_argument,
 )
+from ontoretrieve.engine.results import CatalogListing
 from ontoretrieve.index.build import index_status
 from ontoretrieve.query.seeder import SeedRetriever
 from ontoretrieve.settings import reference_names, setting_origins
@@ -107,10 +108,7 @@ def catalog_list(
             versions = catalog.versions(include_inactive=include_inactive)
             state = catalog.last_load()
     if as_json:
-        print_json({
-            "ontologies": [v.model_dump(mode="json") for v in versions],
-            "last_load": state.model_dump(mode="json") if state else None,
-        })
+        print_json(CatalogListing(ontologies=versions, last_load=state).model_dump(mode="json"))
         return
     table = table_of("ontology", "version", "triples", "status", "source", "hash")
     for v in versions:

@@ -47,6 +47,7 @@ from ontoretrieve.cli.common import (
 from ontoretrieve.context.model import Context, Mode
 from ontoretrieve.engine import Engine
 from ontoretrieve.engine.annotate import AnnotateReport, annotate_file
+from ontoretrieve.engine.results import RetrieveResult
 from ontoretrieve.errors import OntoRetrieveError
 from ontoretrieve.index.build import tenant_dir
 from ontoretrieve.settings.tenants import DEFAULT_TENANT
@@ -98,8 +99,7 @@ def retrieve_command(
             context = engine.retrieve(body, tenant=tenant, mode=mode,
                                       ontologies=ontology or (), max_tokens=max_tokens)
     if fmt == "json":
-        print_json({**context.model_dump(mode="json", exclude={"ntriples"}),
-                     "turtle": context.serialize("turtle")})
+        print_json(RetrieveResult.of(context).model_dump(mode="json"))
         return
     graph = context.serialize("turtle" if fmt == "turtle" else "jsonld")
     if graph:

@@ -45,6 +45,7 @@ from ontoretrieve.engine.adapters import (
 )
 from ontoretrieve.engine.documents import TermDocument, term_documents
 from ontoretrieve.engine.result_cache import ResultCache
+from ontoretrieve.engine.results import CatalogListing
 from ontoretrieve.engine.slices import KnowledgeSlice, build_slice
 from ontoretrieve.errors import (
     OntoRetrieveError,
@@ -403,6 +404,15 @@ class Engine:
         with self._operation(state, "catalog_list"):
             catalog = Catalog.for_tenant(self.store, self.settings, tenant)
             return catalog.versions(include_inactive=include_inactive)
+
+    def catalog_listing(self, *, tenant: str = DEFAULT_TENANT,
+                        include_inactive: bool = False) -> CatalogListing:
+        """``catalog_list`` with the tenant's last load, as every surface returns it."""
+        state = self._tenant(tenant)
+        with self._operation(state, "catalog_list"):
+            catalog = Catalog.for_tenant(self.store, self.settings, tenant)
+            return CatalogListing(ontologies=catalog.versions(include_inactive=include_inactive),
+                                  last_load=catalog.last_load())
 
     def catalog_load(self, path: Path | str | None, *, tenant: str = DEFAULT_TENANT,
                      rebuild: bool = False, load_progress: ProgressCallback | None = None,

@@ -1,8 +1,9 @@
 """Annotate a corpus: every unit of a JSON Lines file retrieved in batches, one line out each.
 
 A unit is a JSON object with a ``text`` and an id (``id`` or ``unit_id``;
-else its line number). Each output line is ``{"id", "line", "ok": true,
-"context": ..., "turtle": ...}`` (the shape of the HTTP retrieve answer) or
+else its line number). Each output line is ``{"id", "line", "ok": true}``
+followed by the fields of the retrieve result (``RetrieveResult``, the schema
+of ``retrieve --format json``, HTTP and MCP), or
 ``{"id", "line", "ok": false, "error": {"type", "message"}}``: a bad input
 line or a failing text costs its own line, never the run. Units go through
 ``Engine.retrieve_many`` a batch at a time, so the output equals a loop over
@@ -158,12 +159,12 @@ def _annotate_chunk(engine: Retrieving, chunk: Sequence[UnitLine], options: dict
 
 
 def ok_row(unit: UnitLine, context: Context, turtle: bool) -> dict[str, Any]:
-    """The output line of a unit retrieved well."""
-    row: dict[str, Any] = {"id": unit.id, "line": unit.line, "ok": True,
-                           "context": context.model_dump(mode="json", exclude={"ntriples"})}
-    if turtle:
-        row["turtle"] = context.serialize("turtle")
-    return row
+    """The output line of a unit retrieved well: its retrieve result (``RetrieveResult``,
+    without ``turtle`` when not asked for) after its id, line and ok."""
+    result = RetrieveResult.of(context, turtle=turtle).model_dump(mode="json")
+    if not turtle:
+        del result["turtle"]
+    return {"id": unit.id, "line": unit.line, "ok": True, **result}
 
 
 def _count_units(path: Path) -> int:

@@ -24,6 +24,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Literal
 
 import pyoxigraph as ox
 from pydantic import BaseModel
@@ -85,6 +86,8 @@ class Hit(BaseModel):
 class KnowledgeSlice(BaseModel):
     """Hits, their evidence and the Turtle body, never over ``max_tokens``."""
 
+    schema_version: Literal[1] = 1
+    """Raised when a field changes meaning (``engine.results``)."""
     hits: list[Hit]
     evidence: dict[str, TermEvidence]
     context: str

@@ -57,6 +57,8 @@ class Candidate(BaseModel):
 class LookupResult(BaseModel):
     """Ranked candidates for one mention."""
 
+    schema_version: Literal[1] = 1
+    """Raised when a field changes meaning (``engine.results``)."""
     mention: str
     candidates: list[Candidate]
     ambiguous: bool

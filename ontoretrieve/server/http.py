@@ -34,9 +34,10 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ontoretrieve.context.model import Context, Mode
+from ontoretrieve.context.model import Mode
 from ontoretrieve.engine import Engine
 from ontoretrieve.engine.adapters import FanOutResult
+from ontoretrieve.engine.results import CatalogListing, RetrieveResult
 from ontoretrieve.engine.slices import KnowledgeSlice
 from ontoretrieve.errors import (
     CatalogError,
@@ -51,7 +52,7 @@ from ontoretrieve.errors import (
 from ontoretrieve.index.build import IndexStatus
 from ontoretrieve.proposals.model import AppliedVersion, ApplyResult, Proposal, ProposalReport
 from ontoretrieve.query.lookup import LookupResult
-from ontoretrieve.records import LoadReport, OntologyVersion, SyncReport
+from ontoretrieve.records import LoadReport, SyncReport
 from ontoretrieve.server.auth import KeyRing, bearer_key
 from ontoretrieve.settings.tenants import require_tenant
 
@@ -75,11 +76,6 @@ class RetrieveRequest(BaseModel):
         "The context's budget in prompt tokens (default: it grows with the text)."))
 
 
-class RetrieveResponse(BaseModel):
-    context: Context
-    turtle: str
-
-
 class RetrieveManyRequest(BaseModel):
     texts: list[str] = Field(min_length=1, max_length=1000, description=(
         "The texts to build contexts for (up to 1,000; each as in retrieve)."))
@@ -90,7 +86,7 @@ class RetrieveManyRequest(BaseModel):
 
 
 class RetrieveManyResponse(BaseModel):
-    results: list[RetrieveResponse] = Field(description=(
+    results: list[RetrieveResult] = Field(description=(
         "One result per text, in the order given, each equal to retrieve's."))
 
 
@@ -294,11 +290,11 @@ def _retrieval_routes(api: _Api) -> APIRouter:
     Tenant = Annotated[str, Depends(api.tenant_access)]
 
     @router.post("/v1/{tenant}/retrieve")
-    async def retrieve(body: RetrieveRequest, tenant: Tenant) -> RetrieveResponse:
+    async def retrieve(body: RetrieveRequest, tenant: Tenant) -> RetrieveResult:
         """The context for a text: the graph (Turtle), terms, seeds, evidence, metrics."""
         context = await api.call(engine.retrieve, body.text, tenant=tenant, mode=body.mode,
                                  ontologies=body.ontologies, max_tokens=body.max_tokens)
-        return RetrieveResponse(context=context, turtle=context.serialize("turtle"))
+        return RetrieveResult.of(context)
 
     @router.post("/v1/{tenant}/retrieve/batch")
     async def retrieve_many(body: RetrieveManyRequest, tenant: Tenant) -> RetrieveManyResponse:
@@ -307,8 +303,7 @@ def _retrieval_routes(api: _Api) -> APIRouter:
         contexts = await api.call(engine.retrieve_many, body.texts, tenant=tenant,
                                   mode=body.mode, ontologies=body.ontologies,
                                   max_tokens=body.max_tokens)
-        return RetrieveManyResponse(results=[
-            RetrieveResponse(context=c, turtle=c.serialize("turtle")) for c in contexts])
+        return RetrieveManyResponse(results=[RetrieveResult.of(c) for c in contexts])
 
     @router.post("/v1/{tenant}/slice")
     async def knowledge_slice(body: SliceRequest, tenant: Tenant) -> KnowledgeSlice:
@@ -335,9 +330,10 @@ def _catalog_routes(api: _Api) -> APIRouter:
 
     @router.get("/v1/{tenant}/catalog")
     async def catalog_list(tenant: Tenant, include_inactive: bool = False
-                           ) -> list[OntologyVersion]:
-        """The ontology versions the tenant reads (its own and included catalogs)."""
-        return await api.call(engine.catalog_list, tenant=tenant,
+                           ) -> CatalogListing:
+        """The ontology versions the tenant reads (its own and included catalogs) and its
+        last load."""
+        return await api.call(engine.catalog_listing, tenant=tenant,
                               include_inactive=include_inactive)
 
     @router.put("/v1/{tenant}/catalog/files/{filename}")

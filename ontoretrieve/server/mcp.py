@@ -2,13 +2,16 @@
 
 ``ontoretrieve mcp`` serves one tenant per process, over stdio (an agent
 launches it) or streamable HTTP. Tools: ``retrieve``, ``slice``, ``lookup``
-and ``catalog_list``, each returning JSON. When keys are required the
+and ``catalog_list``, each returning the JSON of its result model
+(``engine.results``), which is also its declared output schema. When keys are required the
 tenant's key must be given: over stdio in ``ONTORETRIEVE_API_KEY`` when the
 process starts, over HTTP on every request (``Authorization: Bearer KEY``
 or ``X-API-Key``), checked by ``KeyGate`` before the SDK sees the request.
 
 >>> from ontoretrieve.settings import load_settings
 >>> from ontoretrieve.engine import Engine
+from ontoretrieve.engine.results import CatalogListing, RetrieveResult
+from ontoretrieve.engine.slices import KnowledgeSlice
 >>> server = create_mcp(Engine.open(load_settings(), in_memory=True))
 >>> server.name
 'ontoretrieve'
@@ -18,7 +21,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated, TypeVar
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -27,11 +30,16 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ontoretrieve.context.model import Mode
 from ontoretrieve.engine import Engine
+from ontoretrieve.engine.results import CatalogListing, RetrieveResult
+from ontoretrieve.engine.slices import KnowledgeSlice
 from ontoretrieve.errors import OntoRetrieveError
+from ontoretrieve.query.lookup import LookupResult
 from ontoretrieve.server.auth import KeyRing, bearer_key
 from ontoretrieve.settings.tenants import DEFAULT_TENANT, require_tenant
 
 __all__ = ["KeyGate", "create_mcp"]
+
+T = TypeVar("T")
 
 
 INSTRUCTIONS = (
@@ -46,7 +54,7 @@ unbounded context (about 53k tokens for a long text)."""
 MAX_TOOL_TOKENS = 100_000
 
 
-def _guarded(call: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+def _guarded(call: Callable[[], T]) -> T:
     """A tool's answer, or its error as a clear message for the agent (no traceback)."""
     try:
         return call()
@@ -70,17 +78,13 @@ def create_mcp(engine: Engine, tenant: str = DEFAULT_TENANT) -> MCPServer:
             "whole, otherwise seeds come only from them."))] = None,
         max_tokens: Annotated[int, Field(ge=1, le=MAX_TOOL_TOKENS, description=(
             "The context's budget in prompt tokens (default 4,000)."))] = DEFAULT_TOOL_TOKENS,
-    ) -> dict[str, Any]:
+    ) -> RetrieveResult:
         """The whole context of a text: Turtle, terms, seeds and why each is there. Bigger
         than `slice`; call it when the evidence matters, `slice` to ground an extraction."""
 
-        def run() -> dict[str, Any]:
-            context = engine.retrieve(text, tenant=tenant, mode=mode,
-                                      ontologies=ontologies or (), max_tokens=max_tokens)
-            return {**context.model_dump(mode="json", exclude={"ntriples"}),
-                    "turtle": context.serialize("turtle")}
-
-        return _guarded(run)
+        return _guarded(lambda: RetrieveResult.of(engine.retrieve(
+            text, tenant=tenant, mode=mode, ontologies=ontologies or (),
+            max_tokens=max_tokens)))
 
     @server.tool(name="slice")
     def knowledge_slice(
@@ -89,29 +93,27 @@ def create_mcp(engine: Engine, tenant: str = DEFAULT_TENANT) -> MCPServer:
             "The slice's budget in prompt tokens, never exceeded."))] = 2000,
         ontologies: Annotated[list[str] | None, Field(description=(
             "IRIs, file names or stems: seeds come only from these ontologies."))] = None,
-    ) -> dict[str, Any]:
+    ) -> KnowledgeSlice:
         """The terms a text is about and their definitions, within max_tokens: the tool to
         call first to ground an extraction in the catalog's terms."""
         return _guarded(lambda: engine.slice(text, max_tokens, tenant=tenant,
-                                            ontologies=ontologies or ())
-                       .model_dump(mode="json"))
+                                            ontologies=ontologies or ()))
 
     @server.tool()
     def lookup(
         mention: Annotated[str, Field(description=(
             "One mention as written (\"mV\", \"cell nucleus\"); case matters for symbols."))],
         limit: Annotated[int, Field(ge=1, le=100, description="Candidates to return.")] = 10,
-    ) -> dict[str, Any]:
+    ) -> LookupResult:
         """Ranked candidate terms for one mention, with an ambiguity flag: call it to pick
         the IRI for a word you already extracted."""
-        return _guarded(lambda: engine.lookup(mention, tenant=tenant, limit=limit)
-                       .model_dump(mode="json"))
+        return _guarded(lambda: engine.lookup(mention, tenant=tenant, limit=limit))
 
     @server.tool()
-    def catalog_list() -> dict[str, Any]:
-        """The ontology versions of the catalog (IRI, version, source, hash)."""
-        return _guarded(lambda: {"ontologies": [
-            v.model_dump(mode="json") for v in engine.catalog_list(tenant=tenant)]})
+    def catalog_list() -> CatalogListing:
+        """The ontology versions of the catalog (IRI, version, source, hash) and its last
+        load."""
+        return _guarded(lambda: engine.catalog_listing(tenant=tenant))
 
     return server
 

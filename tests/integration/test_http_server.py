@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import time
@@ -74,7 +75,7 @@ def test_every_route_answers_its_tenant_only(server: httpx.Client) -> None:
             assert_isolated(tenant, r.text)
             r = server.post(f"/v1/{tenant}/retrieve", json={"text": text, "max_tokens": 90},
                             headers=_key(tenant))
-            metrics = r.json()["context"]["metrics"]
+            metrics = r.json()["metrics"]
             assert r.status_code == 200 and metrics["token_budget"] == 90
             assert metrics["context_tokens"] <= 90
         for path in ("catalog", "index", "metrics"):
@@ -101,7 +102,7 @@ def test_batch_retrieve_answers_as_retrieve_does_in_its_tenant(server: httpx.Cli
             single = server.post(f"/v1/{tenant}/retrieve", json={"text": text},
                                  headers=_key(tenant)).json()
             assert result["turtle"] == single["turtle"]
-            assert result["context"]["terms"] == single["context"]["terms"]
+            assert result["terms"] == single["terms"]
     r = server.post("/v1/beta/retrieve/batch", json={"texts": []}, headers=_key("beta"))
     assert r.status_code == 422
     assert server.post("/v1/beta/retrieve/batch", json={"texts": ["mV"]},
@@ -158,7 +159,7 @@ def test_catalog_upload_loads_and_indexes_at_once(server: httpx.Client) -> None:
     assert r.json()["index"]["atoms_embedded"] > 0
     found = server.post("/v1/beta/retrieve", json={"text": "thing two", "mode": "vector"},
                         headers=_key("beta")).json()
-    assert "http://example.org/second#Thing2" in found["context"]["terms"]
+    assert "http://example.org/second#Thing2" in found["terms"]
     # alpha does not see what beta uploaded
     r = server.post("/v1/alpha/retrieve", json={"text": "thing two", "mode": "vector"},
                     headers=_key("alpha"))
@@ -207,3 +208,17 @@ def test_proposals_over_http(server: httpx.Client) -> None:
     back = server.post("/v1/alpha/proposals/rollback", json={"ontology_iri": mini},
                        headers=_key("alpha"))
     assert back.status_code == 200 and back.json()["restored"]["content_hash"] == base
+
+
+def test_the_docs_pages_load_nothing_from_another_host(server: httpx.Client) -> None:
+    # Offline, a page that loads Swagger UI from a CDN is blank: every script,
+    # stylesheet and icon of /docs and /redoc must come from the server itself.
+    for page in ("/docs", "/redoc"):
+        html = server.get(page)
+        assert html.status_code == 200
+        assets = re.findall(r"""(?:src|href)\s*[=:]\s*['"]([^'"]+)['"]""", html.text)
+        assert assets and not [a for a in assets if "://" in a or a.startswith("//")], page
+        for asset in assets:
+            served = server.get(asset)
+            assert served.status_code == 200 and served.content, asset
+    assert "SwaggerUIBundle" in server.get("/docs").text

@@ -16,6 +16,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -24,6 +25,7 @@ from ontoretrieve import Engine, load_settings
 from ontoretrieve.backends.access import exclusive_lock
 from ontoretrieve.backends.edge_replica import READERS_DIR
 from ontoretrieve.backends.vector_index import Lane
+from ontoretrieve.engine.results import CatalogListing, RetrieveResult
 from ontoretrieve.errors import DataDirBusyError, VectorIndexError
 from ontoretrieve.index.build import INDEX_WRITE_LOCK, open_query_index, tenant_dir
 from ontoretrieve.index.embed import FastEmbedder
@@ -100,7 +102,7 @@ def test_readers_share_a_replica_that_they_never_write(built: Path,
     assert first.count() == second.count() == state.points
     first.close()
     second.close()
-    assert _digests(replica / "segments") == segments  # searched and closed: not written
+    assert _digests(replica / "segments") == segments  # opened, searched, closed: unchanged
     assert not any((replica / "views").iterdir())      # each view removed when closed
 
 
@@ -160,13 +162,48 @@ def _finds(engine: Engine, mention: str) -> bool:
 
 
 async def _mcp_lookup(data_dir: Path, mention: str) -> str:
+    return json.dumps((await _mcp_calls(data_dir, [("lookup", {"mention": mention})]))[0])
+
+
+async def _mcp_calls(data_dir: Path, calls: list[tuple[str, dict[str, Any]]]
+                     ) -> list[dict[str, Any]]:
+    """The JSON each tool call answers, from one ``ontoretrieve mcp`` over stdio."""
     from mcp import ClientSession, StdioServerParameters
     from mcp.client.stdio import stdio_client
 
     params = StdioServerParameters(
         command=sys.executable, args=["-m", "ontoretrieve", "mcp", "--data-dir", str(data_dir)],
         env=_env())
+    answers = []
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
-        result = await session.call_tool("lookup", {"mention": mention})
-        return str(result.content[0].text)  # type: ignore[union-attr]
+        for name, arguments in calls:
+            result = await session.call_tool(name, arguments)
+            assert not result.is_error, result.content
+            answers.append(json.loads(result.content[0].text))  # type: ignore[union-attr]
+    return answers
+
+
+def test_one_result_schema_on_the_cli_http_and_mcp(
+        server: tuple[subprocess.Popen[str], str], built: Path) -> None:
+    _, url = server
+    text, budget = "a sensor observes a property", 4000
+    over_http = httpx.post(f"{url}/v1/default/retrieve",
+                           json={"text": text, "max_tokens": budget}, timeout=60).json()
+    cli = _cli("retrieve", text, "--format", "json", "--max-tokens", str(budget),
+               "--data-dir", str(built))
+    assert cli.returncode == 0, cli.stderr
+    on_cli = json.loads(cli.stdout)
+    on_mcp, listed_mcp = asyncio.run(_mcp_calls(built, [
+        ("retrieve", {"text": text, "max_tokens": budget}), ("catalog_list", {})]))
+    for answer in (over_http, on_cli, on_mcp):
+        RetrieveResult.model_validate(answer)  # the one schema, no field missing or extra
+        assert set(answer) == set(RetrieveResult.model_fields) and answer["schema_version"] == 1
+        assert "ntriples" not in answer and "context" not in answer  # the graph once
+    assert over_http["terms"] == on_cli["terms"] == on_mcp["terms"]
+    assert over_http["turtle"] == on_cli["turtle"] == on_mcp["turtle"]
+    listed_cli = json.loads(_cli("catalog", "list", "--json", "--data-dir", str(built)).stdout)
+    listed_http = httpx.get(f"{url}/v1/default/catalog", timeout=60).json()
+    for listing in (listed_cli, listed_http, listed_mcp):
+        assert set(listing) == set(CatalogListing.model_fields)
+    assert listed_cli == listed_http == listed_mcp
