@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ontoretrieve.context.model import Context, Mode
+from ontoretrieve.engine.results import RetrieveResult
 from ontoretrieve.errors import OntoRetrieveError
 
 __all__ = ["AnnotateReport", "UnitLine", "annotate_file", "ok_row", "parse_units"]

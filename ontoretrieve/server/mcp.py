@@ -3,15 +3,13 @@
 ``ontoretrieve mcp`` serves one tenant per process, over stdio (an agent
 launches it) or streamable HTTP. Tools: ``retrieve``, ``slice``, ``lookup``
 and ``catalog_list``, each returning the JSON of its result model
-(``engine.results``), which is also its declared output schema. When keys are required the
-tenant's key must be given: over stdio in ``ONTORETRIEVE_API_KEY`` when the
+(``engine.results``), which is also its declared output schema. When keys
+are required the tenant's key must be given: over stdio in ``ONTORETRIEVE_API_KEY`` when the
 process starts, over HTTP on every request (``Authorization: Bearer KEY``
 or ``X-API-Key``), checked by ``KeyGate`` before the SDK sees the request.
 
 >>> from ontoretrieve.settings import load_settings
 >>> from ontoretrieve.engine import Engine
-from ontoretrieve.engine.results import CatalogListing, RetrieveResult
-from ontoretrieve.engine.slices import KnowledgeSlice
 >>> server = create_mcp(Engine.open(load_settings(), in_memory=True))
 >>> server.name
 'ontoretrieve'
