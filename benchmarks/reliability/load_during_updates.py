@@ -111,7 +111,7 @@ def _run(base: str, seconds: float, readers: int) -> dict[str, Any]:
     def writer() -> None:
         with httpx.Client(base_url=base, timeout=300) as http:
             while not stop.is_set():
-                listed = http.get("/v1/default/catalog").json()
+                listed = http.get("/v1/default/catalog").json()["ontologies"]
                 current = next(v["content_hash"] for v in listed if v["ontology_iri"] == MINI)
                 r = http.post("/v1/default/proposals/apply", json={"updates": [{
                     "ontology_iri": MINI, "base_hash": current, "add": ADD}]})
@@ -132,8 +132,8 @@ def _run(base: str, seconds: float, readers: int) -> dict[str, Any]:
 
     # Learn the version with Thermometer before reading (apply once, roll back).
     with httpx.Client(base_url=base, timeout=300) as http:
-        current = next(v["content_hash"] for v in http.get("/v1/default/catalog").json()
-                       if v["ontology_iri"] == MINI)
+        listed = http.get("/v1/default/catalog").json()["ontologies"]
+        current = next(v["content_hash"] for v in listed if v["ontology_iri"] == MINI)
         applied = http.post("/v1/default/proposals/apply", json={"updates": [{
             "ontology_iri": MINI, "base_hash": current, "add": ADD}]}).json()
         versions_with.add(applied["applied"][0]["content_hash"])

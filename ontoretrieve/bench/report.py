@@ -14,7 +14,11 @@ can be remade from a finished run. Plots (matplotlib, the ``bench`` extra):
   cut to each token budget of the curve, one line per variant, each variant's
   own default size marked.
 
-The HTML page embeds the plots as data URIs, so it can be mailed or archived.
+The HTML page embeds the plots as data URIs, so it can be mailed or archived;
+each has a caption that says what it shows. Under the tables, a drill-down
+(``drilldown``) opens each unit of the first variant: its text, its gold terms
+and where each was found or why it was missed (``report.html#unit-ID`` opens
+one).
 """
 
 from __future__ import annotations
@@ -22,16 +26,31 @@ from __future__ import annotations
 import base64
 import html
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ontoretrieve.bench.drilldown import drilldown_html
 from ontoretrieve.bench.summary import RunSummary, SourceSummary
 from ontoretrieve.errors import OntoRetrieveError
 
 __all__ = ["markdown_summary", "read_summary", "write_report"]
 
 PLOTS = ("recall_vs_context.png", "funnel.png", "ontologies.png", "recall_vs_tokens.png")
+CAPTIONS = {
+    PLOTS[0]: "How much of the gold each setting's contexts hold against how big they are "
+              "on average: one line per source through the swept settings, ablations as "
+              "crosses. Up and to the left is better.",
+    PLOTS[1]: "Where gold terms are lost, per source: the share found among the first 10 "
+              "and 50 fused candidates, among all seeds, and in the final context.",
+    PLOTS[2]: "Per ontology of the gold, the share of its gold terms in the contexts "
+              "(green) and among the seeds (blue), with its number of gold terms at the "
+              "right: which ontologies the engine serves worst.",
+    PLOTS[3]: "Context recall when every context is cut to a token budget (500 to 8,000 "
+              "estimated tokens), one line per setting; a cross marks each setting's own "
+              "average size. The curve is what a prompt of that size would hold.",
+}
+"""What each plot shows, in words, under it on the page."""
 
 
 def read_summary(out_dir: Path) -> dict[str, Any]:
@@ -120,8 +139,17 @@ def write_report(out_dir: Path) -> list[Path]:
     plots = _plots(data, out_dir)
     written += plots
     page = out_dir / "report.html"
-    page.write_text(_html(data, plots), encoding="utf-8")
+    page.write_text(_html(data, plots, _base_rows(data, out_dir)), encoding="utf-8")
     return [*written, page]
+
+
+def _base_rows(data: Mapping[str, Any], out_dir: Path) -> list[dict[str, Any]]:
+    """The first variant's unit rows, for the drill-down (none when the file is gone)."""
+    path = out_dir / f"{next(iter(data['variants']))}.jsonl"
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
+            if line.strip()]
 
 
 def _plots(data: Mapping[str, Any], out_dir: Path) -> list[Path]:
@@ -244,7 +272,8 @@ def _save(fig: Any, path: Path) -> Path:
     return path
 
 
-def _html(data: Mapping[str, Any], plots: list[Path]) -> str:
+def _html(data: Mapping[str, Any], plots: list[Path],
+          unit_rows: Sequence[Mapping[str, Any]] = ()) -> str:
     e = html.escape
     body = [f"<h1>ontoretrieve bench recall</h1><p>{e(str(data.get('date', '')))} &middot; "
             f"command: <code>{e(str(data.get('command', '')))}</code></p>",
@@ -253,8 +282,9 @@ def _html(data: Mapping[str, Any], plots: list[Path]) -> str:
             f"{e(str(data.get('peak_rss_mib')))} MiB</p>"]
     for plot in plots:
         encoded = base64.b64encode(plot.read_bytes()).decode()
+        caption = CAPTIONS.get(plot.name, plot.stem)
         body.append(f'<figure><img alt="{e(plot.stem)}" src="data:image/png;base64,'
-                    f'{encoded}"><figcaption>{e(plot.stem)}</figcaption></figure>')
+                    f'{encoded}"><figcaption>{e(caption)}</figcaption></figure>')
     for name, variant in data["variants"].items():
         summary: RunSummary = variant["summary"]
         rows = [_source_rows(source, s) for source, s in summary.sources.items()]
@@ -269,10 +299,15 @@ def _html(data: Mapping[str, Any], plots: list[Path]) -> str:
     body.append("<h2>Ontologies that contributed nothing</h2>" + _html_table(
         ["ontology", "context subjects supplied"],
         [[k, str(v)] for k, v in base.contributed_nothing.items()]))
+    if unit_rows:
+        body.append(drilldown_html(unit_rows, next(iter(data["variants"]))))
     style = ("body{font-family:sans-serif;max-width:1100px;margin:2em auto}"
              "table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;"
              "padding:2px 6px;text-align:right}td:first-child{text-align:left}"
-             "img{max-width:100%}")
+             "img{max-width:100%}figcaption{font-size:13px;color:#444}"
+             "details{border-bottom:1px solid #ddd;padding:4px 0}summary{cursor:pointer}"
+             "blockquote{background:#f6f6f6;padding:6px 10px;margin:6px 0}"
+             "table.gold td{text-align:left}tr.missed td{color:#a00}tr.found td{color:#060}")
     return (f"<!doctype html><html><head><meta charset='utf-8'><title>bench recall</title>"
             f"<style>{style}</style></head><body>{''.join(body)}</body></html>\n")
 

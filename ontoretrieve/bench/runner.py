@@ -256,9 +256,13 @@ def unit_row(unit: BenchUnit, context: Context, labels: Mapping[str, str],
         # on-topic precision is never a silent 0 (see ``unknown_unit_ontologies``).
         "unit_ontology": aliases.get(unit.ontology) if unit.ontology else None,
         "unit_ontology_named": unit.ontology,
+        "text": unit.text,
         "gold": unit.gold, "derived": unit.derived,
         "gold_ontologies": {iri: owners[iri] for iri in gold_iris if iri in owners},
         "retrieved_term_iris": [s.iri for s in context.seeds],
+        # What named each seed in the text (the report's drill-down says why it is here).
+        "seed_spans": {s.iri: [str(m["text"]) for m in s.mentions][:3]
+                       for s in context.seeds if s.mentions},
         "context_subjects": context.terms,
         "subject_ontologies": dict(supplied),
         "context_triples_count": m.context_triples,

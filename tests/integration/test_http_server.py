@@ -170,7 +170,7 @@ def test_catalog_upload_loads_and_indexes_at_once(server: httpx.Client) -> None:
                         content=(FIXTURES / "broken.ttl").read_bytes(), headers=_key("beta"))
     assert broken.status_code == 400
     assert broken.json()["error"]["message"].startswith("broken.ttl:")
-    listed = server.get("/v1/beta/catalog", headers=_key("beta")).json()
+    listed = server.get("/v1/beta/catalog", headers=_key("beta")).json()["ontologies"]
     assert not any(v["source"].endswith("broken.ttl") for v in listed)
 
 
@@ -188,7 +188,7 @@ def test_a_request_over_the_time_limit_gets_504(tenant_config: Path, tmp_path: P
 
 def test_proposals_over_http(server: httpx.Client) -> None:
     mini = "http://example.org/mini"
-    listed = server.get("/v1/alpha/catalog", headers=_key("alpha")).json()
+    listed = server.get("/v1/alpha/catalog", headers=_key("alpha")).json()["ontologies"]
     base = next(v["content_hash"] for v in listed if v["ontology_iri"] == mini)
     owl, rdfs = "http://www.w3.org/2002/07/owl#", "http://www.w3.org/2000/01/rdf-schema#"
     good = {"updates": [{"ontology_iri": mini, "base_hash": base,

@@ -88,6 +88,31 @@ def test_report_writes_markdown_plots_and_a_self_contained_page(tmp_path: Path) 
     assert "&lt;x&gt;" in page  # the command is escaped
     markdown = (tmp_path / "summary.md").read_text()
     assert "| s | 1 | 1 | 100.0 %" in markdown and "o2 (3)" in markdown
+    assert "Where gold terms are lost" in page  # captions in words, not file names
+
+
+def test_report_drills_down_to_each_unit(tmp_path: Path) -> None:
+    rows = [{"id": "good", "source": "s", "text": "A <b>5 mV</b> signal.",
+             "gold": [["mV"], ["day"]], "retrieved_term_iris": ["mV", "V"],
+             "context_subjects": ["mV", "V", "day"], "gold_ontologies": {"mV": "u", "day": "t"},
+             "subject_ontologies": {"u": 2, "t": 1}, "context_tokens": 50,
+             "seed_spans": {"mV": ["5 mV"]}, "seconds": {"total": 0.1}},
+            {"id": "bad", "source": "s", "text": "Later.", "gold": [["day"], ["gone"]],
+             "retrieved_term_iris": [], "context_subjects": [],
+             "gold_ontologies": {"day": "t"}, "subject_ontologies": {},
+             "context_tokens": 0, "seconds": {"total": 0.1}}]
+    summary = {"variants": {"base": {"sets": [], "summary": summarize(rows).model_dump()}}}
+    (tmp_path / "summary.json").write_text(json.dumps(summary))
+    (tmp_path / "base.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    write_report(tmp_path)
+    page = (tmp_path / "report.html").read_text()
+    units = page.split("<h2 id='units'>", 1)[1]
+    assert units.index("unit-bad") < units.index("unit-good")  # the worst first
+    assert "A &lt;b&gt;5 mV&lt;/b&gt; signal." in units         # the text, escaped
+    assert "seed #1</td><td>named by &quot;5 mV&quot;" in units
+    assert "not a seed; the graph stage added it" in units       # day: context only
+    assert "its ontology t supplied nothing to this context" in units
+    assert "not in the catalog" in units and "Seeds not in the gold: V" in units
 
 
 def test_a_summary_that_is_not_one_is_named(tmp_path: Path) -> None:
