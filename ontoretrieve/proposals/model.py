@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 import pyoxigraph as ox
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from ontoretrieve.context.model import Snapshot
 from ontoretrieve.errors import ProposalError, ProposalRejected
@@ -60,7 +60,7 @@ Check = Literal["parse", "unknown_ontology", "not_writable", "stale", "missing_t
 class OntologyUpdate(BaseModel):
     """Triples to add to and remove from one ontology, made against ``base_hash``."""
 
-    ontology_iri: str
+    ontology_iri: str = Field(description="The ontology to change (its owl:Ontology IRI).")
     base_hash: str = Field(description="The content hash the update was made against.")
     add: str = Field("", description="Turtle or N-Triples to add.")
     remove: str = Field("", description="Turtle or N-Triples to remove.")
@@ -69,9 +69,22 @@ class OntologyUpdate(BaseModel):
 class Proposal(BaseModel):
     """An update against a snapshot; ``text`` (the unit's text) feeds the critic."""
 
-    updates: list[OntologyUpdate] = Field(min_length=1)
-    snapshot: Snapshot | None = None
-    text: str | None = None
+    model_config = ConfigDict(json_schema_extra={"examples": [{
+        "updates": [{"ontology_iri": "http://example.org/mini",
+                     "base_hash": "<content_hash from the catalog listing>",
+                     "add": "<http://example.org/mini#Hygrometer> a "
+                            "<http://www.w3.org/2002/07/owl#Class> ; "
+                            "<http://www.w3.org/2000/01/rdf-schema#label> \"hygrometer\" ."}],
+        "text": "A hygrometer measures humidity."}]})
+
+    updates: list[OntologyUpdate] = Field(min_length=1, description=(
+        "One update per ontology, each against the content hash it was made on."))
+    snapshot: Snapshot | None = Field(None, description=(
+        "The context's snapshot (which ontologies it was cut from and may write to); "
+        "when given, only its writable ontologies may change."))
+    text: str | None = Field(None, description=(
+        "The text the proposal was extracted from: the critic checks the new terms "
+        "against it."))
 
 
 class Violation(BaseModel):

@@ -30,7 +30,7 @@ from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi_offline import FastAPIOffline
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -68,18 +68,35 @@ ONTOLOGIES_HELP = ("Ontologies by IRI, file name, file stem or content hash: wit
                    "mode=ontologies they come back whole; otherwise seeds come only from them.")
 
 
+MODE_HELP = ("How the context is chosen: auto (the default), vector, lexical, full, or "
+             "ontologies (the named ontologies whole).")
+_EXAMPLE_TEXT = "The probe recorded a 5 mV signal for 4-15 days."
+
+
+def _examples(*examples: dict[str, Any]) -> ConfigDict:
+    """A model's request examples, as OpenAPI (and /docs) show them."""
+    return ConfigDict(json_schema_extra={"examples": list(examples)})
+
+
 class RetrieveRequest(BaseModel):
+    model_config = _examples({"text": _EXAMPLE_TEXT, "max_tokens": 1500},
+                             {"text": "thing two", "mode": "vector",
+                              "ontologies": ["second.ttl"]})
+
     text: str = Field(description="The text to build a context for.")
-    mode: Mode = Mode.AUTO
+    mode: Mode = Field(Mode.AUTO, description=MODE_HELP)
     ontologies: list[str] = Field(default=[], description=ONTOLOGIES_HELP)
     max_tokens: int | None = Field(None, ge=1, le=1_000_000, description=(
         "The context's budget in prompt tokens (default: it grows with the text)."))
 
 
 class RetrieveManyRequest(BaseModel):
+    model_config = _examples({"texts": [_EXAMPLE_TEXT, "Two days later."],
+                              "max_tokens": 1000})
+
     texts: list[str] = Field(min_length=1, max_length=1000, description=(
         "The texts to build contexts for (up to 1,000; each as in retrieve)."))
-    mode: Mode = Mode.AUTO
+    mode: Mode = Field(Mode.AUTO, description=MODE_HELP)
     ontologies: list[str] = Field(default=[], description=ONTOLOGIES_HELP)
     max_tokens: int | None = Field(None, ge=1, le=1_000_000, description=(
         "Each context's budget in prompt tokens (default: it grows with the text)."))
@@ -91,24 +108,35 @@ class RetrieveManyResponse(BaseModel):
 
 
 class SliceRequest(BaseModel):
-    text: str
-    max_tokens: int = Field(2000, ge=1, le=1_000_000)
-    mode: Mode = Mode.AUTO
+    model_config = _examples({"text": _EXAMPLE_TEXT, "max_tokens": 500})
+
+    text: str = Field(description="The text to ground.")
+    max_tokens: int = Field(2000, ge=1, le=1_000_000, description=(
+        "The slice's budget in prompt tokens (the encoder's tokenizer), never exceeded."))
+    mode: Mode = Field(Mode.AUTO, description=MODE_HELP)
     ontologies: list[str] = Field(default=[], description=ONTOLOGIES_HELP)
 
 
 class LookupRequest(BaseModel):
-    mention: str
-    limit: int = Field(10, ge=1, le=100)
+    model_config = _examples({"mention": "mV"}, {"mention": "cell nucleus", "limit": 5})
+
+    mention: str = Field(description=(
+        "One mention as written (\"mV\", \"cell nucleus\"); case matters for symbols."))
+    limit: int = Field(10, ge=1, le=100, description="Candidates to return.")
 
 
 class SearchRequest(BaseModel):
-    text: str
-    limit: int = Field(20, ge=1, le=200)
+    model_config = _examples({"text": "thermometer", "limit": 10})
+
+    text: str = Field(description="The text to find entities for.")
+    limit: int = Field(20, ge=1, le=200, description="Hits to return, over all sources.")
 
 
 class RollbackRequest(BaseModel):
-    ontology_iri: str
+    model_config = _examples({"ontology_iri": "http://example.org/mini"})
+
+    ontology_iri: str = Field(description=(
+        "The ontology to switch back to the version its last applied update replaced."))
 
 
 class RollbackResponse(BaseModel):
@@ -119,6 +147,45 @@ class RollbackResponse(BaseModel):
 class LoadResponse(BaseModel):
     catalog_load: LoadReport | None
     index: SyncReport
+
+
+class ErrorDetail(BaseModel):
+    type: str = Field(description="A stable name: not_found, unauthorized, timeout, ...")
+    message: str = Field(description="What was wrong, in words (never a traceback or a key).")
+
+
+class ErrorBody(BaseModel):
+    """Every error the API answers."""
+
+    model_config = _examples({"error": {"type": "text_too_long", "message": (
+        "the text has 250,000 characters; the limit (server.max_text_chars) is 200,000")}})
+
+    error: ErrorDetail
+
+
+_ERROR_MEANINGS = {
+    400: "The input cannot be used (an empty mention, a file that does not parse, ...).",
+    401: "No API key, or an unknown one (Authorization: Bearer KEY or X-API-Key).",
+    403: "The key does not reach this tenant.",
+    404: "No such tenant (or route).",
+    409: "The index does not match the settings or the catalog, or another process "
+         "writes the data directory (the message names it).",
+    413: "The body is over server.max_request_bytes, or the text over "
+         "server.max_text_chars.",
+    422: "The request does not validate (the fields are named), or a proposal was "
+         "rejected (the body then carries its report).",
+    503: "A store cannot be reached.",
+    504: "Over server.request_timeout_seconds.",
+}
+
+
+def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI response declarations for these error statuses."""
+    return {code: {"model": ErrorBody, "description": _ERROR_MEANINGS[code]}
+            for code in codes}
+
+
+_TENANT_ERRORS = (401, 403, 404, 422, 504)
 
 
 class ApiError(Exception):
@@ -286,7 +353,9 @@ class _Api:
 
 
 def _retrieval_routes(api: _Api) -> APIRouter:
-    router, engine = APIRouter(tags=["retrieval"]), api.engine
+    router = APIRouter(tags=["retrieval"],
+                       responses=_errors(*_TENANT_ERRORS, 400, 409, 413, 503))
+    engine = api.engine
     Tenant = Annotated[str, Depends(api.tenant_access)]
 
     @router.post("/v1/{tenant}/retrieve")
@@ -325,7 +394,9 @@ def _retrieval_routes(api: _Api) -> APIRouter:
 
 
 def _catalog_routes(api: _Api) -> APIRouter:
-    router, engine = APIRouter(tags=["catalog"]), api.engine
+    router = APIRouter(tags=["catalog"], responses=_errors(*_TENANT_ERRORS, 400, 409, 413,
+                                                           503))
+    engine = api.engine
     Tenant = Annotated[str, Depends(api.tenant_access)]
 
     @router.get("/v1/{tenant}/catalog")
@@ -336,7 +407,15 @@ def _catalog_routes(api: _Api) -> APIRouter:
         return await api.call(engine.catalog_listing, tenant=tenant,
                               include_inactive=include_inactive)
 
-    @router.put("/v1/{tenant}/catalog/files/{filename}")
+    @router.put("/v1/{tenant}/catalog/files/{filename}", openapi_extra={"requestBody": {
+        "required": True,
+        "description": "The file's bytes, as on disk (Turtle, RDF/XML, N-Triples, N-Quads, "
+                       "TriG, JSON-LD or N3, by the file name's extension); parsed before it "
+                       "joins the catalog.",
+        "content": {"application/octet-stream": {
+            "schema": {"type": "string", "format": "binary"},
+            "example": "@prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+                       "<http://example.org/late> a owl:Ontology .\n"}}}})
     async def catalog_load(filename: str, request: Request, tenant: Tenant) -> LoadResponse:
         """Upload one RDF file (the raw body) into the tenant's catalog and sync its index."""
         content = await request.body()
@@ -352,7 +431,8 @@ def _catalog_routes(api: _Api) -> APIRouter:
 
 
 def _proposal_routes(api: _Api) -> APIRouter:
-    router, engine = APIRouter(tags=["proposals"]), api.engine
+    router = APIRouter(tags=["proposals"], responses=_errors(*_TENANT_ERRORS, 400, 409, 503))
+    engine = api.engine
     Tenant = Annotated[str, Depends(api.tenant_access)]
 
     @router.post("/v1/{tenant}/proposals/validate")
@@ -383,7 +463,7 @@ def _service_routes(api: _Api) -> APIRouter:
         """Liveness: the process answers (no key needed, nothing about tenants)."""
         return {"status": "ok", "version": VERSION}
 
-    @router.get("/v1/{tenant}/metrics")
+    @router.get("/v1/{tenant}/metrics", responses=_errors(401, 403, 404))
     async def metrics(tenant: Tenant) -> dict[str, Any]:
         """The tenant's own counters and result-cache figures."""
         return engine.metrics(tenant=tenant)
