@@ -20,6 +20,8 @@ part of it a token budget affords, in the order a prompt needs it:
    the context never names a pool term it does not define;
 4. the Turtle of what was granted is counted with the caller's counter and
    trimmed from the last request until it fits: the budget is a hard limit.
+   When not even one stub fits, the best seed's label and symbols alone are
+   kept if they fit (``_least``): a tight budget still names the term.
 
 >>> import pyoxigraph as ox
 >>> from ontoretrieve.settings.groups import ContextSettings
@@ -122,8 +124,10 @@ def pack(statements: Sequence[Statement], seeds: Sequence[tuple[str, int]], budg
     requests = _requests(terms, subjects, tiers)
     prefixes = used_prefixes([ox.Triple(*t) for t in unique])
     kept, tokens = _grant_and_fit(terms, requests, budget, count_tokens, prefixes)
-    kept_set = set(kept)
     seed_nodes = [ox.NamedNode(iri) for iri in tiers]
+    if not kept:
+        kept, tokens = _least(terms, seed_nodes, budget, count_tokens)
+    kept_set = set(kept)
     stubbed = sum(1 for s in seed_nodes if s in terms and any(t in kept_set for t in terms[s].stub)
                   and not any(t in kept_set for t in terms[s].shell))
     left_out = sum(1 for s in seed_nodes if s in terms
@@ -385,6 +389,20 @@ def _grant_and_fit(terms: Mapping[ox.NamedNode, _Term], requests: Sequence[list[
             break
         internal = int(internal * budget / max(tokens, 1))
     return best
+
+
+def _least(terms: Mapping[ox.NamedNode, _Term], seeds: Sequence[ox.NamedNode], budget: int,
+           count_tokens: TokenCounter) -> tuple[list[Statement], int]:
+    """The least a context can say when no whole stub fits: the best seed's label and
+    symbols (literals name no other term), as many as fit; nothing when not even the
+    label does. A budget too small for any stub should still name the term the text
+    is most about (a type would pull in the type's own stub)."""
+    for seed in seeds:
+        term = terms.get(seed)
+        if term is not None:
+            literals = [[t] for t in term.stub if isinstance(t[2], ox.Literal)]
+            return _fit_exactly(literals, budget, count_tokens) if literals else ([], 0)
+    return [], 0
 
 
 _ROUNDS = 3

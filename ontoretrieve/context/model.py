@@ -75,6 +75,8 @@ class Diagnosis(StrEnum):
     SEEDS_NOT_IN_CATALOG = "seeds_not_in_catalog"
     NO_SUCH_ONTOLOGY = "no_such_ontology"
     STORE_UNREACHABLE = "store_unreachable"
+    BUDGET_TOO_SMALL = "budget_too_small"
+    """Seeds were found, but the token budget holds not even the best one's label."""
 
 
 class _Record(BaseModel):

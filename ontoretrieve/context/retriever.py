@@ -512,8 +512,13 @@ class Retriever:
                             writable=[r for r in cut_from if r.content_hash in matched])
         context = _context(pool.mode, capped, pool.evidence, term_evidence, snapshot, metrics,
                            warnings=pool.warnings)
-        return context.model_copy(update={"seconds": {k: round(v, 5)
-                                                       for k, v in seconds.items()}})
+        update: dict[str, object] = {"seconds": {k: round(v, 5) for k, v in seconds.items()}}
+        if packed is not None and not capped and pool.seeds:
+            update["diagnosis"] = Diagnosis.BUDGET_TOO_SMALL
+            update["warnings"] = [*context.warnings, (
+                f"a budget of {budget} tokens holds none of the {len(pool.seeds)} seed(s), "
+                "not even the best one's label: give a larger max_tokens")]
+        return context.model_copy(update=update)
 
     def _working_graph(self, seeds: list[ContextSeed], evidence: Sequence[SeedEvidence],
                        access: CatalogAccess, warnings: list[str]

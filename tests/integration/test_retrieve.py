@@ -368,3 +368,15 @@ def test_hostile_iris_from_a_tampered_index_are_left_out(retriever: Retriever) -
     assert any("cannot be used in SPARQL" in w for w in context.warnings)
     assert good.iri in context.terms and context.metrics.catalog_access_mode == "sparql"
     assert tampered.reader.versions() == retriever.reader.versions()
+
+
+def test_a_tight_budget_names_the_best_seed_or_says_the_budget_is_too_small(
+        retriever: Retriever) -> None:
+    text = "The probe recorded a 5 mV signal."
+    tight = retriever.retrieve(text, Mode.AUTO, (), 70)  # under one whole stub (80)
+    assert tight.terms and tight.terms[0] == UNIT + "MilliV"  # its label at least
+    assert tight.metrics.context_tokens is not None and tight.metrics.context_tokens <= 70
+    assert tight.diagnosis is None
+    hopeless = retriever.retrieve(text, Mode.AUTO, (), 5)
+    assert hopeless.terms == [] and hopeless.diagnosis is Diagnosis.BUDGET_TOO_SMALL
+    assert "a budget of 5 tokens holds none of the" in hopeless.warnings[-1]

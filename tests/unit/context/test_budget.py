@@ -197,3 +197,25 @@ def test_a_budget_below_one_is_refused() -> None:
 
     with pytest.raises(ValueError, match="at least 1"):
         pack([], [], 0, estimate_tokens, DEFAULTS, ROLES)
+
+
+def test_a_budget_too_small_for_a_stub_still_names_the_best_seed() -> None:
+    # The seed's stub pulls in the stub of its type (a pool term with a long label),
+    # which the budget cannot afford; its own label and symbol alone fit.
+    unit, kind = term("MilliV"), term("Unit")
+    symbol = ox.NamedNode("http://qudt.org/schema/qudt/symbol")
+    pool: list[Statement] = [
+        (unit, TYPE, kind), (unit, LABEL, ox.Literal("millivolt")),
+        (unit, symbol, ox.Literal("mV")),
+        (kind, TYPE, CLASS), (kind, LABEL, ox.Literal(" ".join(["unit"] * 60)))]
+    words = lambda text: len(text.split())  # noqa: E731
+    whole = pack(pool, [(unit.value, 0)], 200, words, DEFAULTS, ROLES)
+    assert (unit, TYPE, kind) in whole.statements
+    tight = pack(pool, [(unit.value, 0)], 20, words, DEFAULTS, ROLES)
+    assert tight.statements == [(unit, LABEL, ox.Literal("millivolt")),
+                                (unit, symbol, ox.Literal("mV"))]
+    assert tight.tokens <= 20 and tight.seeds_left_out == 0
+    label_only = pack(pool, [(unit.value, 0)], 12, words, DEFAULTS, ROLES)
+    assert label_only.statements == [(unit, LABEL, ox.Literal("millivolt"))]
+    nothing = pack(pool, [(unit.value, 0)], 3, words, DEFAULTS, ROLES)
+    assert nothing.statements == [] and nothing.seeds_left_out == 1
