@@ -8,7 +8,8 @@ a finished ``ontoretrieve bench recall --out RUN_DIR``. A server is started on
 ``DATA`` on a free loopback port; Chromium resolves no host but 127.0.0.1
 (``--host-resolver-rules``), so a page that needs a CDN renders blank. Writes
 ``OUT/docs.png``, ``OUT/report-drilldown.png`` and ``OUT/screenshots.json``
-(what was shot, sizes, the unit opened). Needs Debian's ``chromium``.
+(what was shot, sizes, the unit opened, requests that failed). Needs Debian's
+``chromium`` and the ``playwright`` package (its driver only: no browser download).
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ import shutil
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -30,17 +30,34 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 OFFLINE = "MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"
 
 
-def shoot(url: str, target: Path, size: str = "1280,1000", wait_ms: int = 8000) -> None:
-    """One headless Chromium screenshot of ``url``, no host but loopback resolvable."""
-    with tempfile.TemporaryDirectory() as profile:
-        subprocess.run(
-            [CHROMIUM, "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
-             "--no-first-run", "--disable-background-networking",
-             "--disable-component-update", "--disable-sync", f"--user-data-dir={profile}",
-             f"--host-resolver-rules={OFFLINE}", f"--window-size={size}",
-             f"--virtual-time-budget={wait_ms}", "--hide-scrollbars",
-             f"--screenshot={target}", url],
-            check=True, capture_output=True, timeout=120)
+_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         f"--host-resolver-rules={OFFLINE}"]
+
+
+def shoot(url: str, target: Path, *, open_unit: str | None = None,
+          height: int = 1000) -> dict[str, object]:
+    """A screenshot of ``url`` in headless Chromium (driven by Playwright), no host but
+    loopback resolvable; with ``open_unit``, that drill-down entry is clicked open and
+    shot alone. Returns what the page showed (title, failed requests)."""
+    from playwright.sync_api import sync_playwright
+
+    failed: list[str] = []
+    with sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=CHROMIUM, args=_ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": height})
+        page.on("requestfailed", lambda request: failed.append(request.url))
+        page.goto(url, wait_until="networkidle")
+        if open_unit is None:
+            page.wait_for_selector(".opblock", timeout=15_000)  # Swagger UI rendered
+            page.screenshot(path=str(target))
+        else:
+            entry = page.locator(f"details[id='{open_unit}']")
+            entry.locator("summary").click()
+            entry.screenshot(path=str(target))
+        title = page.title()
+        browser.close()
+    return {"title": title, "failed_requests": failed}
 
 
 def _free_port() -> int:
@@ -82,17 +99,17 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     process, url = _serve(args.data_dir)
     try:
-        shoot(f"{url}/docs", args.out / "docs.png")
+        docs = shoot(f"{url}/docs", args.out / "docs.png")
     finally:
         process.terminate()
         process.wait(timeout=30)
     unit = _worst_unit(args.report)
-    shoot(f"{(args.report / 'report.html').resolve().as_uri()}#{unit}",
-          args.out / "report-drilldown.png", size="1280,1400", wait_ms=3000)
+    report = shoot((args.report / "report.html").resolve().as_uri(),
+                   args.out / "report-drilldown.png", open_unit=unit)
     record = {"chromium": subprocess.run([CHROMIUM, "--version"], capture_output=True,
                                          text=True).stdout.strip(),
-              "resolver": OFFLINE, "docs": "docs.png", "drilldown": "report-drilldown.png",
-              "unit_opened": unit,
+              "resolver": OFFLINE, "docs": {"file": "docs.png", **docs},
+              "drilldown": {"file": "report-drilldown.png", "unit_opened": unit, **report},
               "bytes": {p.name: p.stat().st_size for p in args.out.glob("*.png")}}
     (args.out / "screenshots.json").write_text(json.dumps(record, indent=1) + "\n")
     print(json.dumps(record))

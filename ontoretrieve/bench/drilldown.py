@@ -76,7 +76,7 @@ def unit_findings(row: Mapping[str, Any]) -> UnitFindings:
         seeded = sorted((iri for iri in group if iri in rank), key=rank.__getitem__)
         if seeded:
             iri = seeded[0]
-            named = spans.get(iri)
+            named = list(dict.fromkeys(spans.get(iri) or []))
             why = ("named by " + ", ".join(f'"{s}"' for s in named[:3]) if named
                    else "found by the retrieval lanes")
             findings.append(GoldFinding(iri, f"seed #{rank[iri]}", why))

@@ -3,9 +3,10 @@
 Reads only the run's ``summary.json`` (written by ``bench recall``), so a report
 can be remade from a finished run. Plots (matplotlib, the ``bench`` extra):
 
-- ``recall_vs_context.png``: context term recall against mean context size
-  (estimated LLM tokens) for every variant, one line per source through the swept
-  budgets, ablations as labelled points;
+- ``recall_vs_context.png`` and ``recall_vs_triples.png``: context term recall
+  against mean context size in estimated LLM tokens and in triples, per source a
+  curve through the contexts cut to each budget and whole, swept settings dashed,
+  ablations as labelled points;
 - ``funnel.png``: per source, the share of gold terms alive at each stage
   (recall@10, recall@50, all seeds, context);
 - ``ontologies.png``: context term recall per gold ontology, with its number of
@@ -36,11 +37,15 @@ from ontoretrieve.errors import OntoRetrieveError
 
 __all__ = ["markdown_summary", "read_summary", "write_report"]
 
-PLOTS = ("recall_vs_context.png", "funnel.png", "ontologies.png", "recall_vs_tokens.png")
+PLOTS = ("recall_vs_context.png", "funnel.png", "ontologies.png", "recall_vs_tokens.png",
+         "recall_vs_triples.png")
 CAPTIONS = {
-    PLOTS[0]: "How much of the gold each setting's contexts hold against how big they are "
-              "on average: one line per source through the swept settings, ablations as "
-              "crosses. Up and to the left is better.",
+    PLOTS[0]: "How much of the gold the contexts hold against how big they are on average "
+              "(estimated tokens): per source, the contexts cut to 500 ... 8,000 tokens "
+              "and, last, whole; swept settings dashed, other variants as crosses. Up and "
+              "to the left is better.",
+    PLOTS[4]: "The same in triples: context recall against the mean number of triples of "
+              "the contexts cut to each budget and whole.",
     PLOTS[1]: "Where gold terms are lost, per source: the share found among the first 10 "
               "and 50 fused candidates, among all seeds, and in the final context.",
     PLOTS[2]: "Per ontology of the gold, the share of its gold terms in the contexts "
@@ -168,34 +173,7 @@ def _plots(data: Mapping[str, Any], out_dir: Path) -> list[Path]:
     sources = list(base.sources)
     paths = []
 
-    fig, ax = plt.subplots(figsize=(7.5, 4.8))
-    swept = [n for n in summaries if "=" in n]
-    for source in sources:
-        points = sorted((summaries[n].sources[source].context_tokens.mean,
-                         summaries[n].sources[source].context_term_recall)
-                        for n in [base_name, *swept] if source in summaries[n].sources)
-        line, = ax.plot([p[0] for p in points], [100 * p[1] for p in points], marker="o",
-                        label=source)
-        others = [n for n in summaries if n != base_name and n not in swept]
-        for k, name in enumerate(others):
-            if source not in summaries[name].sources:
-                continue
-            s = summaries[name].sources[source]
-            ax.scatter([s.context_tokens.mean], [100 * s.context_term_recall], marker="x",
-                       color=line.get_color())
-            # Staggered so that ablations landing on one spot stay readable.
-            ax.annotate(name, (s.context_tokens.mean, 100 * s.context_term_recall),
-                        fontsize=7, xytext=(4, 4 - 9 * k), textcoords="offset points",
-                        color=line.get_color())
-    ax.set_xlabel("mean context size (estimated LLM tokens)")
-    ax.set_ylabel("context term recall (%)")
-    ax.set_title("Recall against context size" + (f" ({swept[0].split('=')[0]} swept)"
-                                                  if swept else ""))
-    ax.set_ylim(0, 100)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
-    paths.append(_save(fig, out_dir / PLOTS[0]))
-
+    paths.append(_size_plot(plt, summaries, sources, "tokens", out_dir / PLOTS[0]))
     fig, ax = plt.subplots(figsize=(7.5, 4.2))
     stages = [("R@10", "recall_at_10"), ("R@50", "recall_at_50"),
               ("seeds", "seed_term_recall"), ("context", "context_term_recall")]
@@ -228,7 +206,60 @@ def _plots(data: Mapping[str, Any], out_dir: Path) -> list[Path]:
     ax.legend(fontsize=8, loc="lower right")
     paths.append(_save(fig, out_dir / PLOTS[2]))
     paths.append(_tokens_plot(plt, summaries, sources, out_dir / PLOTS[3]))
+    paths.append(_size_plot(plt, summaries, sources, "triples", out_dir / PLOTS[4]))
     return paths
+
+
+def _size_plot(plt: Any, summaries: Mapping[str, RunSummary], sources: list[str],
+               unit: str, path: Path) -> Path:
+    """Context recall against mean context size (``tokens`` or ``triples``): per source,
+    the first variant's contexts cut to each curve budget and whole (the last point), so
+    a run of one variant still draws a curve; swept settings joined by a dashed line,
+    other variants as labelled crosses."""
+    fig, ax = plt.subplots(figsize=(7.5, 4.8))
+    names = list(summaries)
+    swept = [n for n in names[1:] if "=" in n]
+    others = [n for n in names[1:] if n not in swept]
+
+    def whole(s: SourceSummary) -> float:
+        return s.context_tokens.mean if unit == "tokens" else s.context_triples.mean
+
+    xs: list[float] = []
+    for source in sources:
+        base = summaries[names[0]].sources[source]
+        budgets = sorted(base.size_at_tokens, key=int)
+        points = [(base.size_at_tokens[b][unit], 100 * base.recall_at_tokens.get(b, 0.0))
+                  for b in budgets if unit in base.size_at_tokens[b]]
+        points.append((whole(base), 100 * base.context_term_recall))
+        xs += [p[0] for p in points]
+        line, = ax.plot([p[0] for p in points], [p[1] for p in points],
+                        marker="o", label=source)
+        colour = line.get_color()
+        if swept:
+            sweep = sorted((whole(summaries[n].sources[source]),
+                            100 * summaries[n].sources[source].context_term_recall)
+                           for n in [names[0], *swept] if source in summaries[n].sources)
+            ax.plot([p[0] for p in sweep], [p[1] for p in sweep], linestyle="--",
+                    marker="s", color=colour, alpha=0.7)
+        for k, name in enumerate(others):
+            if source not in summaries[name].sources:
+                continue
+            s = summaries[name].sources[source]
+            ax.scatter([whole(s)], [100 * s.context_term_recall], marker="x", color=colour)
+            # Staggered so that ablations landing on one spot stay readable.
+            ax.annotate(name, (whole(s), 100 * s.context_term_recall), fontsize=7,
+                        xytext=(4, 4 - 9 * k), textcoords="offset points", color=colour)
+    logarithmic = bool(xs) and min(xs) > 0  # sizes span orders of magnitude
+    ax.set_xscale("log" if logarithmic else "linear")
+    ax.set_xlabel(f"mean context size ({'estimated LLM tokens' if unit == 'tokens' else unit})"
+                  + (", log scale" if logarithmic else ""))
+    ax.set_ylabel("context term recall (%)")
+    ax.set_title(f"Recall against context size in {unit}"
+                 + (f" ({swept[0].split('=')[0]} swept, dashed)" if swept else ""))
+    ax.set_ylim(0, 100)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    return _save(fig, path)
 
 
 def _tokens_plot(plt: Any, summaries: Mapping[str, RunSummary], sources: list[str],
@@ -307,7 +338,8 @@ def _html(data: Mapping[str, Any], plots: list[Path],
              "img{max-width:100%}figcaption{font-size:13px;color:#444}"
              "details{border-bottom:1px solid #ddd;padding:4px 0}summary{cursor:pointer}"
              "blockquote{background:#f6f6f6;padding:6px 10px;margin:6px 0}"
-             "table.gold td{text-align:left}tr.missed td{color:#a00}tr.found td{color:#060}")
+             "table.gold td,table.gold th{text-align:left}"
+             "tr.missed td{color:#a00}tr.found td{color:#060}")
     return (f"<!doctype html><html><head><meta charset='utf-8'><title>bench recall</title>"
             f"<style>{style}</style></head><body>{''.join(body)}</body></html>\n")
 

@@ -205,7 +205,11 @@ def run_variants(base: Retriever, variants: Sequence[tuple[Variant, Settings]],
                     unit.text, budgets, Mode.VECTOR, scopes[unit.id],
                     prepared=prepared.get(scopes[unit.id], NOTHING_PREPARED))
                 row = unit_row(unit, context, labels, owners, aliases, count_tokens)
-                row["gold_at_tokens"] = gold_at_tokens(unit, context, at_budgets)
+                cuts = cut_at_budgets(unit, context, at_budgets)
+                row["gold_at_tokens"] = {b: found for b, (found, _, _) in cuts.items()}
+                # The curve's sizes, so a report plots recall against triples and tokens.
+                row["size_at_tokens"] = {b: {"triples": n, "tokens": t}
+                                         for b, (_, n, t) in cuts.items()}
                 row["scoped"] = bool(scopes[unit.id])
                 sink.write(json.dumps(row) + "\n")
                 rows.append(row)
@@ -294,16 +298,26 @@ def gold_at_tokens(unit: BenchUnit, context: Context, at_budgets: Sequence[Conte
     one; a context without a budget (the reference) is cut as ``slice`` cuts it:
     subject blocks in seed-then-admission order while their Turtle fits.
     """
+    return {budget: found for budget, (found, _, _) in
+            cut_at_budgets(unit, context, at_budgets).items()}
+
+
+def cut_at_budgets(unit: BenchUnit, context: Context, at_budgets: Sequence[Context]
+                   ) -> dict[str, tuple[list[str], int, int]]:
+    """Per curve budget: the gold IRIs the context holds, its triples and its estimated
+    tokens (see ``gold_at_tokens`` for how a context is cut)."""
     gold = {iri for group in unit.gold for iri in group}
     cut_after = context.metrics.token_budget is None and not context.empty
     triples = context.triples() if cut_after else []  # parsed once for every budget
     order = [s.iri for s in context.seeds] + context.terms
-    found = {}
+    cuts = {}
     for budget, packed in zip(CURVE_BUDGETS, at_budgets, strict=True):
         if not cut_after:
             subjects = set(packed.terms)
+            size = (packed.metrics.context_triples, packed.metrics.context_tokens or 0)
         else:
-            taken, _, _, _ = fit_turtle(triples, order, budget, estimate_tokens)
+            taken, _, tokens, _ = fit_turtle(triples, order, budget, estimate_tokens)
             subjects = {iri for iri, _ in taken if iri is not None}
-        found[str(budget)] = sorted(gold & subjects)
-    return found
+            size = (sum(len(ts) for _, ts in taken), tokens)
+        cuts[str(budget)] = (sorted(gold & subjects), *size)
+    return cuts

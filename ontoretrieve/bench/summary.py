@@ -92,6 +92,8 @@ class SourceSummary(BaseModel):
     """The same Turtle in the dense encoder's tokens."""
     recall_at_tokens: dict[str, float] = {}
     """Context term recall with the context cut to each budget (estimated tokens)."""
+    size_at_tokens: dict[str, dict[str, float]] = {}
+    """Mean triples and estimated tokens of the contexts cut to each budget."""
     empty_contexts: int
     truncated_contexts: int
     latency_ms: dict[str, Spread]
@@ -191,9 +193,22 @@ def _summarize_source(rows: Sequence[Mapping[str, Any]]) -> SourceSummary:
         if any("context_encoder_tokens" in r for r in rows) else None,
         recall_at_tokens={b: share(n, total) for b, n in sorted(at_tokens.items(),
                                                                 key=lambda x: int(x[0]))},
+        size_at_tokens=_mean_sizes(rows),
         empty_contexts=sum(bool(r.get("empty")) for r in rows),
         truncated_contexts=sum(bool(r.get("truncated")) for r in rows),
         latency_ms={stage: Spread.of(values) for stage, values in sorted(latency.items())})
+
+
+def _mean_sizes(rows: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, float]]:
+    """Mean triples and tokens per curve budget, over the rows that recorded them."""
+    sums: dict[str, Counter[str]] = defaultdict(Counter)
+    counts: Counter[str] = Counter()
+    for row in rows:
+        for budget, size in (row.get("size_at_tokens") or {}).items():
+            sums[budget].update(size)
+            counts[budget] += 1
+    return {b: {k: round(v / counts[b], 1) for k, v in sums[b].items()}
+            for b in sorted(sums, key=int)}
 
 
 def _per_ontology(rows: Sequence[Mapping[str, Any]]
