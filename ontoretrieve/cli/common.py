@@ -26,6 +26,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 from rich.table import Table
+from typer.core import TyperOption
 
 from ontoretrieve.backends import TripleStore, open_triple_store
 from ontoretrieve.backends.access import Access, claim
@@ -35,6 +36,16 @@ from ontoretrieve.errors import OntoRetrieveError
 from ontoretrieve.records import LoadReport, SyncReport
 from ontoretrieve.settings import Settings, load_settings
 from ontoretrieve.settings.groups import StoreBackend
+
+
+def _flag_without_a_type(option: TyperOption, ctx: Any) -> str | None:
+    """A flag takes no value, so its help shows no type: typer renders ``<bool>`` beside
+    every flag, its own ``--help`` included, which reads as if one were expected."""
+    return None if option.is_flag else _typed(option, ctx)
+
+
+_typed = TyperOption.display_type_rich
+TyperOption.display_type_rich = _flag_without_a_type  # type: ignore[method-assign,assignment]
 
 app = typer.Typer(no_args_is_help=True, add_completion=False,
                   help="Retrieve the slice of your ontologies that a text is about.")

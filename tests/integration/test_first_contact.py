@@ -69,6 +69,9 @@ def test_help_shows_the_tenants_table_and_no_value_for_flags() -> None:
     assert "tenants table" in shown.output and "(declared under )" not in shown.output
     explain = next(line for line in shown.output.splitlines() if "--explain" in line)
     assert "<bool>" not in explain
+    for command in (["retrieve"], ["catalog", "load"], ["serve"], ["index"]):
+        page = runner.invoke(app, [*command, "--help"], env={"COLUMNS": "200"}).output
+        assert "--help" in page and "<bool>" not in page, command  # --help too
 
 
 def test_version() -> None:
