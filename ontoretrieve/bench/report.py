@@ -41,11 +41,11 @@ PLOTS = ("recall_vs_context.png", "funnel.png", "ontologies.png", "recall_vs_tok
          "recall_vs_triples.png")
 CAPTIONS = {
     PLOTS[0]: "How much of the gold the contexts hold against how big they are on average "
-              "(estimated tokens): per source, the contexts cut to 500 ... 8,000 tokens "
-              "and, last, whole; swept settings dashed, other variants as crosses. Up and "
-              "to the left is better.",
+              "(estimated tokens): per source, the contexts built for budgets of 500 to "
+              "8,000 tokens and, as a star, at their default size; swept settings dashed, "
+              "other variants as crosses. Up and to the left is better.",
     PLOTS[4]: "The same in triples: context recall against the mean number of triples of "
-              "the contexts cut to each budget and whole.",
+              "the contexts built for each budget and at their default size (star).",
     PLOTS[1]: "Where gold terms are lost, per source: the share found among the first 10 "
               "and 50 fused candidates, among all seeds, and in the final context.",
     PLOTS[2]: "Per ontology of the gold, the share of its gold terms in the contexts "
@@ -213,7 +213,7 @@ def _plots(data: Mapping[str, Any], out_dir: Path) -> list[Path]:
 def _size_plot(plt: Any, summaries: Mapping[str, RunSummary], sources: list[str],
                unit: str, path: Path) -> Path:
     """Context recall against mean context size (``tokens`` or ``triples``): per source,
-    the first variant's contexts cut to each curve budget and whole (the last point), so
+    the first variant's contexts at each curve budget and at their own size (a star), so
     a run of one variant still draws a curve; swept settings joined by a dashed line,
     other variants as labelled crosses."""
     fig, ax = plt.subplots(figsize=(7.5, 4.8))
@@ -230,11 +230,14 @@ def _size_plot(plt: Any, summaries: Mapping[str, RunSummary], sources: list[str]
         budgets = sorted(base.size_at_tokens, key=int)
         points = [(base.size_at_tokens[b][unit], 100 * base.recall_at_tokens.get(b, 0.0))
                   for b in budgets if unit in base.size_at_tokens[b]]
-        points.append((whole(base), 100 * base.context_term_recall))
+        default = (whole(base), 100 * base.context_term_recall)
+        points = sorted([*points, default])
         xs += [p[0] for p in points]
         line, = ax.plot([p[0] for p in points], [p[1] for p in points],
                         marker="o", label=source)
         colour = line.get_color()
+        ax.scatter([default[0]], [default[1]], marker="*", s=140, color=colour,
+                   zorder=3)  # the first variant at its own (default) size
         if swept:
             sweep = sorted((whole(summaries[n].sources[source]),
                             100 * summaries[n].sources[source].context_term_recall)
