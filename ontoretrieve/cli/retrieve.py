@@ -47,6 +47,7 @@ from ontoretrieve.cli.common import (
 from ontoretrieve.context.model import Context, Mode
 from ontoretrieve.engine import Engine
 from ontoretrieve.engine.annotate import AnnotateReport, annotate_file
+from ontoretrieve.engine.matches import as_csv, as_sssom, term_matches
 from ontoretrieve.engine.results import RetrieveResult
 from ontoretrieve.errors import OntoRetrieveError
 from ontoretrieve.index.build import tenant_dir
@@ -55,7 +56,7 @@ from ontoretrieve.settings.tenants import DEFAULT_TENANT
 __all__ = ["annotate_command", "lookup_command", "retrieve_command", "search_command",
            "slice_command"]
 
-_FORMATS = ("turtle", "jsonld", "json")
+_FORMATS = ("turtle", "jsonld", "json", "sssom", "csv")
 
 
 @app.command("retrieve")
@@ -65,7 +66,8 @@ def retrieve_command(
     catalog: Annotated[Path | None, typer.Option(
         "--catalog", help="Load this catalog file or folder and sync the index first.")] = None,
     fmt: Annotated[str, typer.Option(
-        "--format", help="turtle, jsonld, or json (the whole result).")] = "turtle",
+        "--format", help="turtle, jsonld, json (the whole result), or the term matches "
+        "(which span names which term) as sssom (SSSOM TSV) or csv.")] = "turtle",
     mode: Annotated[Mode, typer.Option("--mode", help="How the context is chosen.")
                     ] = Mode.AUTO,
     ontology: Annotated[list[str] | None, typer.Option(
@@ -92,6 +94,8 @@ def retrieve_command(
         body = text_argument(text, file)
         if mode is Mode.ONTOLOGIES and not ontology:
             raise OntoRetrieveError("--mode ontologies needs at least one --ontology")
+        if fmt in ("sssom", "csv") and mode is Mode.AUTO:
+            mode = Mode.VECTOR  # matches come from seeds: auto may return a small catalog whole
         _existing_data_dir(data_dir, catalog)
         settings = settings_from(data_dir, config)
         with open_engine(settings) as engine:
@@ -100,6 +104,10 @@ def retrieve_command(
                                       ontologies=ontology or (), max_tokens=max_tokens)
     if fmt == "json":
         print_json(RetrieveResult.of(context).model_dump(mode="json"))
+        return
+    if fmt in ("sssom", "csv"):
+        matches = term_matches(context)
+        typer.echo((as_sssom(matches) if fmt == "sssom" else as_csv(matches)).rstrip("\n"))
         return
     graph = context.serialize("turtle" if fmt == "turtle" else "jsonld")
     if graph:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 import re
@@ -151,3 +153,26 @@ def test_tables_show_iris_whole_at_80_columns(tmp_path: Path, catalog_dir: Path)
                                 "--data-dir", data], env={"COLUMNS": "80"})
     assert shown.exit_code == 0, shown.output
     assert "http://example.org/" in shown.output and "…" not in shown.output
+
+
+def test_term_matches_as_csv_and_sssom(tmp_path: Path, catalog_dir: Path) -> None:
+    text = "A sensor observes an observable property."
+    data = str(tmp_path / "data")
+    done = _cli("retrieve", text, "--catalog", str(catalog_dir), "--data-dir", data,
+                "--format", "csv")
+    assert done.returncode == 0, done.stderr
+    rows = list(csv.DictReader(io.StringIO(done.stdout)))
+    spans = [r for r in rows if r["start"]]
+    assert spans and all(text[int(r["start"]):int(r["end"])] == r["subject_label"]
+                         for r in spans)  # every offset points at its span
+    sensor = next(r for r in spans if r["object_id"] == "http://example.org/mini#Sensor")
+    assert (sensor["subject_label"], sensor["object_label"]) == ("sensor", "sensor")
+    assert sensor["match_type"].startswith("label") and sensor["predicate_id"] == "skos:exactMatch"
+    sssom = _cli("retrieve", text, "--data-dir", data, "--format", "sssom")
+    assert sssom.returncode == 0, sssom.stderr
+    lines = sssom.stdout.splitlines()
+    header = [line for line in lines if line.startswith("#")]
+    table = [line.split("\t") for line in lines if not line.startswith("#")]
+    assert "#curie_map:" in header and table[0][:4] == [
+        "subject_id", "subject_label", "predicate_id", "object_id"]
+    assert len(table) == len(rows) + 1 and all(len(r) == len(table[0]) for r in table)
