@@ -228,6 +228,26 @@ class CatalogReader:
                  and "src" in row and row["src"].value in sources]
         return [h for h in dict.fromkeys(found) if h not in hashes]
 
+    def facts(self, iris: Sequence[str], predicates: Sequence[str], graphs: Iterable[str]
+              ) -> dict[str, list[tuple[str, ox.NamedNode | ox.BlankNode | ox.Literal]]]:
+        """Per IRI, its (predicate, object) statements with one of ``predicates`` in one of
+        ``graphs`` (named graph IRIs). One SELECT; raises the store's error on failure."""
+        if not iris:
+            return {}
+        wanted = set(graphs)
+        # One VALUES block; graphs and predicates filtered as in referenced_versions.
+        query = ("SELECT ?s ?p ?o ?g WHERE { "
+                 f"VALUES ?s {{ {' '.join(sparql.iri(i) for i in iris)} }} "
+                 "GRAPH ?g { ?s ?p ?o . } "
+                 f"FILTER(?p IN ({', '.join(sparql.iri(p) for p in predicates)})) }}")
+        found: dict[str, list[tuple[str, ox.NamedNode | ox.BlankNode | ox.Literal]]] = {}
+        for row in self.store.select(query):
+            if row.get("g") is not None and row["g"].value in wanted:
+                value = row["o"]
+                if isinstance(value, ox.NamedNode | ox.BlankNode | ox.Literal):
+                    found.setdefault(row["s"].value, []).append((row["p"].value, value))
+        return found
+
     def defining_versions(self, iris: Sequence[str], batch: int = 400) -> dict[str, list[str]]:
         """The current versions (content hashes) in which each IRI is a subject.
 

@@ -75,6 +75,8 @@ class Diagnosis(StrEnum):
     SEEDS_NOT_IN_CATALOG = "seeds_not_in_catalog"
     NO_SUCH_ONTOLOGY = "no_such_ontology"
     STORE_UNREACHABLE = "store_unreachable"
+    ONLY_DEPRECATED_TERMS = "only_deprecated_terms"
+    """Every seed was a deprecated term with no successor (``seeds.deprecated``)."""
     BUDGET_TOO_SMALL = "budget_too_small"
     """Seeds were found, but the token budget holds not even the best one's label."""
 

@@ -31,6 +31,11 @@ from ontoretrieve.catalog.reader import (
 from ontoretrieve.catalog.store import Catalog
 from ontoretrieve.context.budget import Packed, pack
 from ontoretrieve.context.builder import Subgraph
+from ontoretrieve.context.deprecated import (
+    DEPRECATION_FACT_PREDICATES,
+    current_seeds,
+    flag_deprecated,
+)
 from ontoretrieve.context.expand import ContextSeed, order_seeds, promote_types, schema_closure
 from ontoretrieve.context.model import (
     Context,
@@ -80,7 +85,7 @@ from ontoretrieve.records import (
     TermStep,
 )
 from ontoretrieve.settings import Settings
-from ontoretrieve.settings.groups import ExpandSettings
+from ontoretrieve.settings.groups import DeprecatedSeeds, ExpandSettings
 
 __all__ = ["Retriever"]
 
@@ -161,8 +166,18 @@ class Retriever:
 
     def lookup(self, mention: str, *, aliases: Mapping[str, Sequence[str]],
                rule: TermRule | None, limit: int) -> LookupResult:
-        """Ranked candidate terms for one mention (``SeedRetriever.lookup``)."""
-        return self.seed_retriever.lookup(mention, aliases=aliases, rule=rule, limit=limit)
+        """Ranked candidate terms for one mention (``SeedRetriever.lookup``), deprecated
+        ones flagged (with their successor) and moved after the others."""
+        found = self.seed_retriever.lookup(mention, aliases=aliases, rule=rule, limit=limit)
+        if not found.candidates:
+            return found
+        try:
+            facts = self.reader.facts([c.iri for c in found.candidates],
+                                      DEPRECATION_FACT_PREDICATES,
+                                      {v.graph for v in self.reader.versions()})
+        except StoreFailure:
+            return found  # unflagged rather than no answer while the store is down
+        return found.model_copy(update={"candidates": flag_deprecated(found.candidates, facts)})
 
     def catalog_key(self) -> tuple[str, ...] | None:
         """What a retrieval's answer depends on besides settings and text: the index's
@@ -402,6 +417,11 @@ class Retriever:
         clock = time.perf_counter()
         warnings: list[str] = _weak_evidence(funnel)
         seeds = _usable_seeds(evidence, warnings)
+        if DeprecatedSeeds(self.settings.seeds.deprecated) is not DeprecatedSeeds.KEEP:
+            seeds, evidence = self._current(seeds, evidence, warnings)
+            if not seeds:
+                return _empty(mode, Diagnosis.ONLY_DEPRECATED_TERMS, funnel=funnel,
+                              seconds=seconds, warnings=warnings)
         access = CatalogAccess()
         read = self._read_catalog(seeds, evidence, access, warnings)
         if read is None:
@@ -424,6 +444,18 @@ class Retriever:
         return _Pool(mode, evidence, funnel, seeds, promoted, closed, ordered, graph,
                      versions, hashes, sub, modules, module_triples, capped, truncated, access,
                      warnings, seconds)
+
+    def _current(self, seeds: list[ContextSeed], evidence: list[SeedEvidence],
+                 warnings: list[str]) -> tuple[list[ContextSeed], list[SeedEvidence]]:
+        """The seeds with deprecated terms replaced or left out (``seeds.deprecated``), by
+        one query over the seeds' own graphs; unchanged when the store cannot answer (the
+        degradation chain below reports the store)."""
+        try:
+            facts = self.reader.facts([s.iri for s in seeds], DEPRECATION_FACT_PREDICATES,
+                                      {graph_name(s.ontology) for s in seeds})
+        except StoreFailure:
+            return seeds, evidence
+        return current_seeds(facts, seeds, evidence, self.settings.seeds.deprecated, warnings)
 
     def _seed_evidence(self, text: str, mode: Mode, scope: frozenset[str] | None,
                        seconds: dict[str, float], prepared: PreparedQueries

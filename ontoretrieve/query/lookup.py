@@ -52,6 +52,10 @@ class Candidate(BaseModel):
     ontology_iri: str | None
     match: MatchKind
     score: float
+    deprecated: bool = False
+    """The term is deprecated (OBO: obsolete); such candidates come after the others."""
+    replaced_by: str | None = None
+    """The term that replaces a deprecated one, when its ontology names it."""
 
 
 class LookupResult(BaseModel):

@@ -181,6 +181,11 @@ SCHEMA_DESCRIPTION_PREDICATES: Final = (
     DC + "description", QUDT_PLAIN_TEXT_DESCRIPTION)
 """Predicates whose statements have the schema role "description" in a context."""
 
+DEPRECATION_PREDICATES: Final = (OWL + "deprecated", QUDT + "deprecated")
+"""A term is deprecated (OBO: obsolete) when one of these is ``true`` on it."""
+REPLACEMENT_PREDICATES: Final = (OBO + "IAO_0100001", DCTERMS + "isReplacedBy")
+"""What names the term that replaces a deprecated one (OBO "term replaced by")."""
+
 PARENT_PREDICATES: Final = (RDFS_SUBCLASS_OF, RDFS_SUBPROPERTY_OF, SKOS_BROADER)
 """What an atom names as its parents."""
 HIERARCHY_PREDICATES: Final = (

@@ -107,6 +107,15 @@ class MergeMode(StrEnum):
     SUM_SCORE = "sum_score"
 
 
+class DeprecatedSeeds(StrEnum):
+    REPLACE = "replace"
+    """A deprecated (obsolete) seed gives way to the term that replaces it, else goes."""
+    DROP = "drop"
+    """Deprecated seeds are left out."""
+    KEEP = "keep"
+    """Deprecated seeds stay (the reference)."""
+
+
 class SeedCut(StrEnum):
     CAP = "cap"
     """The reference: every candidate above the floor, up to the cap."""
@@ -333,6 +342,9 @@ class SeedSettings(_Group):
     window kept whatever their evidence. The caller's scope is itself evidence: a term of
     a 70-term ontology the caller extracts against is far likelier relevant than a term
     of the whole catalog, so weaker support suffices."""
+    deprecated: DeprecatedSeeds = DeprecatedSeeds.REPLACE
+    """Deprecated (OBO: obsolete) seeds: replaced by their successor when the ontology
+    names one, else left out (``replace``); left out (``drop``); or kept (``keep``)."""
     dump_ontology_ranks: bool = ref("ONTOLOGY_PATCH_DUMP_ONTOLOGY_RANKS", False)
     """Accepted so that reference configurations load; ignored (no rank dump is written)."""
 

@@ -380,3 +380,48 @@ def test_a_tight_budget_names_the_best_seed_or_says_the_budget_is_too_small(
     hopeless = retriever.retrieve(text, Mode.AUTO, (), 5)
     assert hopeless.terms == [] and hopeless.diagnosis is Diagnosis.BUDGET_TOO_SMALL
     assert "a budget of 5 tokens holds none of the" in hopeless.warnings[-1]
+
+
+OBSOLETE = """@prefix : <http://example.org/lab#> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix obo: <http://purl.obolibrary.org/obo/> .
+<http://example.org/lab> a owl:Ontology .
+:Thermometer a owl:Class ; rdfs:label "thermometer" ; owl:deprecated true ;
+    obo:IAO_0100001 :TemperatureSensor .
+:TemperatureSensor a owl:Class ; rdfs:label "temperature sensor" ;
+    rdfs:comment "A sensor that measures temperature, such as a thermometer." .
+:Barometer a owl:Class ; rdfs:label "barometer" ; owl:deprecated "true" .
+"""
+
+
+def test_deprecated_seeds_are_replaced_dropped_or_kept(tmp_path: Path,
+                                                       real_embedder: FastEmbedder) -> None:
+    (tmp_path / "lab.ttl").write_text(OBSOLETE)
+    settings = load_settings(data_dir=tmp_path / "data")
+    store = OxigraphStore.in_memory()
+    sync_index(settings, store, catalog_path=tmp_path / "lab.ttl", embedder=real_embedder)
+    base = Retriever.open(settings, store, embedder=real_embedder)
+    try:
+        text = "The thermometer and the barometer were read at noon."
+        lab = "http://example.org/lab#"
+        found = {}
+        for policy in ("replace", "drop", "keep"):
+            context = variant(base, seeds={"deprecated": policy}).retrieve(text, Mode.VECTOR)
+            found[policy] = [s.iri for s in context.seeds]
+        assert lab + "TemperatureSensor" in found["replace"]
+        assert lab + "Thermometer" not in found["replace"] + found["drop"]
+        assert lab + "Barometer" not in found["replace"] + found["drop"]
+        assert {lab + "Thermometer", lab + "Barometer"} <= set(found["keep"])
+        replaced = variant(base, seeds={"deprecated": "replace"}).retrieve(text, Mode.VECTOR)
+        assert any("deprecated seed(s)" in w for w in replaced.warnings)
+        note = next(s for s in replaced.seeds if s.iri == lab + "TemperatureSensor").notes
+        assert f"replaces deprecated {lab}Thermometer" in note
+        # Lookup flags a deprecated term, names its successor and ranks it last.
+        found = base.lookup("thermometer", aliases={}, rule=None, limit=5).candidates
+        old = next(c for c in found if c.iri == lab + "Thermometer")
+        assert old.deprecated and old.replaced_by == lab + "TemperatureSensor"
+        flags = [c.deprecated for c in found]
+        assert flags == sorted(flags)  # current terms first
+    finally:
+        base.close()
