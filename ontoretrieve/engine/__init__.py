@@ -383,7 +383,13 @@ class Engine:
 
     def lookup(self, mention: str, *, tenant: str = DEFAULT_TENANT,
                limit: int = 10) -> LookupResult:
-        """Ranked candidate terms for one mention, with an ambiguity flag."""
+        """Ranked candidate terms for one mention, with an ambiguity flag; deprecated
+        terms are flagged (with their successor) and ranked last.
+
+        Raises:
+            OntoRetrieveError: the mention is empty or not a str, or the tenant is unknown.
+            IndexError_: the tenant has no index yet, or it was built with other settings.
+        """
         state = self._tenant(tenant)
         mention = mention.strip()
         if not mention:
@@ -399,7 +405,12 @@ class Engine:
 
     def catalog_list(self, *, tenant: str = DEFAULT_TENANT,
                      include_inactive: bool = False) -> list[OntologyVersion]:
-        """The ontology versions the tenant reads (its own and those of included catalogs)."""
+        """The ontology versions the tenant reads (its own and those of included catalogs).
+
+        Raises:
+            TenantError: the tenant is unknown.
+            StoreUnavailableError: the triple store cannot be reached.
+        """
         state = self._tenant(tenant)
         with self._operation(state, "catalog_list"):
             catalog = Catalog.for_tenant(self.store, self.settings, tenant)
@@ -407,7 +418,12 @@ class Engine:
 
     def catalog_listing(self, *, tenant: str = DEFAULT_TENANT,
                         include_inactive: bool = False) -> CatalogListing:
-        """``catalog_list`` with the tenant's last load, as every surface returns it."""
+        """``catalog_list`` with the tenant's last load, as every surface returns it.
+
+        Raises:
+            TenantError: the tenant is unknown.
+            StoreUnavailableError: the triple store cannot be reached.
+        """
         state = self._tenant(tenant)
         with self._operation(state, "catalog_list"):
             catalog = Catalog.for_tenant(self.store, self.settings, tenant)
@@ -421,6 +437,16 @@ class Engine:
         """Load ``path`` into the tenant's catalog (None: none) and sync its index.
 
         Tenants that include this one are synced too, so none serves a stale index.
+        A file that does not parse is reported in the load report (``partial``)
+        while the others load.
+
+        Raises:
+            CatalogPathError: ``path`` does not exist or holds no RDF file.
+            DataDirBusyError: another process writes the data directory (this engine
+                reads beside it).
+            EmbeddingContractMismatchError: the index was built with other settings
+                (sync with ``rebuild=True``).
+            TenantError: the tenant is unknown.
         """
         return self._load_and_sync(self._tenant(tenant), None if path is None else Path(path),
                                    rebuild=rebuild,
@@ -453,7 +479,12 @@ class Engine:
         return reports
 
     def refresh(self, *, tenant: str = DEFAULT_TENANT) -> SyncReport:
-        """Sync the tenant's index with its catalog as stored (safe to repeat)."""
+        """Sync the tenant's index with its catalog as stored (safe to repeat).
+
+        Raises:
+            DataDirBusyError: another process writes the data directory.
+            TenantError: the tenant is unknown.
+        """
         return self.catalog_load(None, tenant=tenant)[1]
 
     def catalog_upload(self, filename: str, content: bytes, *,
@@ -463,6 +494,12 @@ class Engine:
         The name is checked (letters, digits, ``. _ -``; a known RDF extension), so
         an upload never writes outside the folder; the content must parse; the file
         appears atomically (a same-named upload replaces it: a new version).
+
+        Raises:
+            CatalogError: the name is not allowed or the content does not parse
+                (``CatalogParseError`` names the line and column).
+            DataDirBusyError: another process writes the data directory.
+            TenantError: the tenant is unknown.
         """
         self._tenant(tenant)
         folder = self.upload_dir(tenant)
@@ -475,7 +512,13 @@ class Engine:
         return self.settings.data_dir / "uploads" / tenant
 
     def index_status(self, *, tenant: str = DEFAULT_TENANT) -> IndexStatus:
-        """What the tenant's index holds and whether it matches its catalog and settings."""
+        """What the tenant's index holds and whether it matches its catalog and settings
+        (no model load; a missing index is reported, not raised).
+
+        Raises:
+            TenantError: the tenant is unknown.
+            StoreUnavailableError: the triple store cannot be reached.
+        """
         state = self._tenant(tenant)
         with self._operation(state, "index_status"):
             return index_status(self.settings, self.store, tenant)
@@ -496,6 +539,11 @@ class Engine:
 
         The result is kept until the next proposal: an ``apply`` of the same
         proposal on the same catalog and index reuses it instead of validating again.
+        A proposal that fails a check is a report with ``conforms`` false, not an error.
+
+        Raises:
+            ProposalError: the proposal cannot even be checked.
+            TenantError: the tenant is unknown.
         """
         state = self._tenant(tenant)
         with self._counted(state, "propose"):
@@ -526,8 +574,11 @@ class Engine:
         which writes just the atoms the update changed (a layer over the
         version it replaces).
 
-        Raises ``ProposalRejected`` (with the report) when a check fails; then
-        nothing is written and every catalog hash stays as it was.
+        Raises:
+            ProposalRejected: a check failed (it carries the report); nothing is
+                written and every catalog hash stays as it was.
+            ProposalError: the proposal cannot even be checked (an unknown ontology).
+            DataDirBusyError: another process writes the data directory.
         """
         state = self._tenant(tenant)
         self._require_writable()
@@ -547,7 +598,14 @@ class Engine:
     def rollback(self, ontology_iri: str, *, tenant: str = DEFAULT_TENANT
                  ) -> tuple[AppliedVersion, SyncReport]:
         """Switch an ontology back to the version its applied update replaced (its points
-        are still in the index, so nothing is embedded or written again)."""
+        are still in the index, so nothing is embedded or written again).
+
+        Raises:
+            OntoRetrieveError: the ontology has no current version, or its current
+                version was not made by an apply (nothing to roll back to).
+            DataDirBusyError: another process writes the data directory.
+            TenantError: the tenant is unknown.
+        """
         state = self._tenant(tenant)
         self._require_writable()
         with state.writing, self._operation(state, "rollback"):
@@ -577,7 +635,13 @@ class Engine:
 
     def search(self, text: str, *, tenant: str = DEFAULT_TENANT, limit: int = 20
                ) -> FanOutResult:
-        """Entity hits from every adapter of the tenant, merged; failing ones listed."""
+        """Entity hits from every adapter of the tenant, merged; failing ones listed (an
+        endpoint that fails or times out is reported in the result, not raised).
+
+        Raises:
+            OntoRetrieveError: the text is not a str or is too long.
+            TenantError: the tenant is unknown.
+        """
         self._check_text(text)
         adapters = self.adapters(tenant=tenant)
         timeout = self.settings.server.request_timeout_seconds
