@@ -411,10 +411,7 @@ class Engine:
             TenantError: the tenant is unknown.
             StoreUnavailableError: the triple store cannot be reached.
         """
-        state = self._tenant(tenant)
-        with self._operation(state, "catalog_list"):
-            catalog = Catalog.for_tenant(self.store, self.settings, tenant)
-            return catalog.versions(include_inactive=include_inactive)
+        return self.catalog_listing(tenant=tenant, include_inactive=include_inactive).ontologies
 
     def catalog_listing(self, *, tenant: str = DEFAULT_TENANT,
                         include_inactive: bool = False) -> CatalogListing:
