@@ -267,6 +267,14 @@ class Engine:
         if len(text) > limit:
             raise TextTooLongError(f"the text has {len(text):,} characters; the limit "
                                    f"(server.max_text_chars) is {limit:,}")
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            # A lone surrogate (from a JSON "\ud800" escape, or a decoder's
+            # surrogateescape) is no character: the tokenizers and stores fail on it.
+            raise OntoRetrieveError(
+                f"the text is not valid Unicode: a lone surrogate "
+                f"U+{ord(text[exc.start]):04X} at character {exc.start}") from None
 
     # -- retrieval -----------------------------------------------------------------------
 

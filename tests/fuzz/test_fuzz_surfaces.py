@@ -32,6 +32,11 @@ wild = st.one_of(
     st.sampled_from(["", " ", "\x00", "mV", "5 mV for 4 days", "a sensor\u202eobserves",
                      "\u6beb\u4f0f \u0645\u0644\u064a\u0641\u0648\u0644\u062a", "x" * 5000,
                      '"} ; DROP ALL ; {"', "<http://x/a> } UNION {", "?s ?p ?o"]))
+not_text = st.builds(lambda head, point, tail: head + chr(point) + tail,
+                    st.text(max_size=20, alphabet=st.characters(codec="utf-8")),
+                    st.integers(0xD800, 0xDFFF), st.text(max_size=20,
+                                                         alphabet=st.characters(codec="utf-8")))
+"""Texts with a lone surrogate: not Unicode text, refused with a message that says so."""
 slow = settings(max_examples=40 * SCALE, deadline=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture,
                                        HealthCheck.too_slow])
@@ -66,6 +71,46 @@ def test_engine_answers_any_text(engine: Engine, text: str, tenant: str, mode: s
         assert "non-empty mention" in str(exc)  # a blank mention, said so
     else:
         assert_isolated(tenant, found.model_dump_json())
+
+
+@slow
+@given(text=not_text)
+def test_a_lone_surrogate_is_refused_by_name(engine: Engine, text: str) -> None:
+    for call in (lambda: engine.retrieve(text, tenant="beta"),
+                 lambda: engine.slice(text, 100, tenant="beta"),
+                 lambda: engine.lookup(text, tenant="beta"),
+                 lambda: engine.retrieve_many([text], tenant="beta"),
+                 lambda: engine.search(text, tenant="beta")):
+        with pytest.raises(OntoRetrieveError, match=r"lone surrogate U\+D[89A-F]"):
+            call()
+
+
+def test_a_lone_surrogate_over_http_and_mcp_is_a_clear_error(engine: Engine) -> None:
+    client = TestClient(create_app(engine), raise_server_exceptions=False)
+    headers = {"Authorization": f"Bearer {TENANT_KEYS['beta']}",
+               "Content-Type": "application/json"}
+    for route, body in (("retrieve", b'{"text": "a \\ud800 b"}'),
+                        ("slice", b'{"text": "\\udfff", "max_tokens": 50}'),
+                        ("lookup", b'{"mention": "m\\ud83d"}'),
+                        ("retrieve/batch", b'{"texts": ["ok", "\\ud800"]}'),
+                        ("search", b'{"text": "\\udc00"}')):
+        response = client.post(f"/v1/beta/{route}", content=body, headers=headers)
+        assert response.status_code in (400, 422), (route, response.status_code)
+        assert "surrogate" in response.json()["error"]["message"], route
+
+    from mcp import Client
+
+    from ontoretrieve.server.mcp import create_mcp
+
+    async def session() -> None:
+        async with Client(create_mcp(engine, "beta")) as mcp:
+            for name, arguments in (("retrieve", {"text": "a\ud800"}),
+                                    ("lookup", {"mention": "\udfff"})):
+                result = await mcp.call_tool(name, arguments)
+                text = "".join(getattr(c, "text", "") for c in result.content)
+                assert result.is_error and "surrogate" in text, (name, text)
+
+    anyio.run(session)
 
 
 json_values = st.recursive(
