@@ -49,9 +49,12 @@ class OxigraphStore:
         On a read-only file system the store opens read-only, so a catalog on
         read-only media still serves; any write then fails with a clear error.
         """
+        _refuse_damaged(path)
         try:
             path.mkdir(parents=True, exist_ok=True)
             return cls(ox.Store(str(path)), str(path), reopen=path)
+        except RuntimeError as exc:  # RocksDB's "Corruption: ..." (a truncated file)
+            raise StoreUnavailableError(_damaged(path, str(exc).split("  ")[0])) from None
         except OSError as exc:
             if exc.errno in (errno.EROFS, errno.EACCES) or "Read-only file system" in str(exc):
                 try:
@@ -72,6 +75,7 @@ class OxigraphStore:
         store), and the next query here opens the store again, so a reader never
         answers from a catalog older than the writer's last finished write.
         """
+        _refuse_damaged(path)
         if not (path / "CURRENT").exists():
             raise StoreUnavailableError(
                 f"no triple store at {path} yet: {writer} writes this data directory "
@@ -220,8 +224,29 @@ def _open_read_only(path: Path) -> ox.Store:
         try:
             return ox.Store.read_only(str(path))
         except (OSError, RuntimeError) as exc:
+            if attempt == _REOPEN_TRIES - 1 and "Corruption" in str(exc):
+                raise StoreUnavailableError(_damaged(path, str(exc).split("  ")[0])) from None
             if attempt == _REOPEN_TRIES - 1:
                 raise StoreUnavailableError(
                     f"cannot open the triple store at {path} read-only: {exc}") from exc
             time.sleep(0.05 * (attempt + 1))
     raise AssertionError("unreachable")
+
+
+_ROCKSDB_FILES = ("MANIFEST-*", "*.sst", "*.log", "IDENTITY", "OPTIONS-*")
+
+
+def _refuse_damaged(path: Path) -> None:
+    """Refuse a store folder that holds data but no ``CURRENT`` file: RocksDB would
+    open it as a new, empty store, and the catalog would be lost without a word."""
+    if not path.is_dir() or (path / "CURRENT").exists():
+        return
+    if any(next(path.glob(pattern), None) is not None for pattern in _ROCKSDB_FILES):
+        raise StoreUnavailableError(_damaged(path, "its CURRENT file is missing"))
+
+
+def _damaged(path: Path, what: str) -> str:
+    return (f"the triple store at {path} is damaged ({what}); it was not opened and "
+            "nothing in it was changed. Restore the folder from a backup, or move it "
+            "aside and load the catalog again (`ontoretrieve catalog load PATH`), which "
+            "builds a new store")

@@ -102,3 +102,34 @@ def test_a_reader_sees_each_finished_write_of_the_writer(tmp_path: Path) -> None
 def test_a_reader_before_any_store_says_so(tmp_path: Path) -> None:
     with pytest.raises(StoreUnavailableError, match=r"no triple store at .* yet: PID 7"):
         OxigraphStore.open_reader(tmp_path / "oxigraph", "PID 7 (ontoretrieve serve)")
+
+
+def _stored(path: Path) -> None:
+    store = OxigraphStore.open(path)
+    store.replace_graph("urn:g", [_quad(1).triple])
+    store.close()
+
+
+def _listing(path: Path) -> dict[str, int]:
+    return {p.name: p.stat().st_size for p in path.iterdir()}
+
+
+def test_a_store_without_its_current_file_is_refused_never_replaced(tmp_path: Path) -> None:
+    path = tmp_path / "oxigraph"
+    _stored(path)
+    (path / "CURRENT").unlink()
+    before = _listing(path)
+    for opening in (lambda: OxigraphStore.open(path), lambda: OxigraphStore.open_reader(path)):
+        with pytest.raises(StoreUnavailableError, match=r"is damaged .*CURRENT file is missing"):
+            opening()
+    assert _listing(path) == before  # nothing created, nothing removed
+
+
+def test_a_truncated_manifest_is_one_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "oxigraph"
+    _stored(path)
+    manifest = next(path.glob("MANIFEST-*"))
+    with manifest.open("r+b") as handle:
+        handle.truncate(10)
+    with pytest.raises(StoreUnavailableError, match=r"is damaged \(Corruption: .*Restore"):
+        OxigraphStore.open(path)
