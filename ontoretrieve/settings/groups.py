@@ -12,7 +12,7 @@ import json
 from enum import StrEnum
 from typing import Annotated, Any, Self
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
 from pydantic_settings import NoDecode
 
 from ontoretrieve.rdf.vocab import expand_curie
@@ -83,8 +83,24 @@ class TokenCounterKind(StrEnum):
     the encoder, about 1.1-1.2x GPT-4's count on Turtle."""
 
 
+MAX_INT_SETTING = 2**31 - 1
+"""The largest whole number any setting takes: counts and limits reach the stores and
+NumPy as 32-bit values (``fusion.top_k = 1e23`` overflowed deep in a query)."""
+
+
 class _Group(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", validate_default=True)
+    # allow_inf_nan: an infinite weight or rank constant validated, then silently
+    # zeroed every score; no setting means anything by inf or nan.
+    model_config = ConfigDict(frozen=True, extra="forbid", validate_default=True,
+                              allow_inf_nan=False)
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _bounded(cls, value: object) -> object:
+        if isinstance(value, int) and not isinstance(value, bool) and (
+                abs(value) > MAX_INT_SETTING):
+            raise ValueError(f"{value} is too large (at most {MAX_INT_SETTING:,})")
+        return value
 
 
 class StoreBackend(StrEnum):

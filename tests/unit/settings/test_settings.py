@@ -138,3 +138,20 @@ def test_group_level_errors_name_the_group(monkeypatch: pytest.MonkeyPatch) -> N
         load_settings()
     assert "store: " in str(caught.value) and "needs store.query_url" in str(caught.value)
     assert "from init" not in str(caught.value)
+
+
+@pytest.mark.parametrize(("setting", "value", "says"), [
+    ("FUSION__TOP_K", "100000000000000000000000", "is too large"),
+    ("FUSION__CORE_WEIGHT", "inf", "finite number"),
+    ("FUSION__RANK_CONSTANT", "inf", "finite number"),
+    ("SEEDS__EVIDENCE_RATIO", "nan", "finite number"),
+    ("SERVER__REQUEST_TIMEOUT_SECONDS", "-inf", "finite number"),
+])
+def test_extreme_numbers_are_refused_by_name(monkeypatch: pytest.MonkeyPatch, setting: str,
+                                             value: str, says: str) -> None:
+    # Each of these once validated and then broke every query (an overflow deep in a
+    # search, every score zero, no seeds with a wrong diagnosis).
+    monkeypatch.setenv(f"ONTORETRIEVE_{setting}", value)
+    group, field = setting.lower().split("__")
+    with pytest.raises(SettingsError, match=f"{group}.{field}.*{says}"):
+        load_settings()
