@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pyoxigraph as ox
 
+from ontoretrieve.catalog.entities import entity_problem
 from ontoretrieve.errors import CatalogParseError, CatalogPathError
 from ontoretrieve.rdf.canonical import graph_hash
 from ontoretrieve.rdf.vocab import (
@@ -106,19 +107,26 @@ def file_digest(path: Path) -> str:
         return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
-def parse_file(path: Path) -> ParsedFile:
+DEFAULT_MAX_FILE_BYTES = 64 << 20
+"""``catalog.max_file_mb`` by default."""
+
+
+def parse_file(path: Path, max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> ParsedFile:
     """Parse one file; raise ``CatalogParseError`` with file, line and column.
 
     Named graphs in N-Quads, TriG or JSON-LD files are merged: a file is one
-    ontology.
+    ontology. A file over ``max_bytes`` (``catalog.max_file_mb``) is refused
+    before it is read, as is RDF/XML whose entities would expand without bound
+    (``entities``): a parse holds the whole file in memory.
     """
     fmt = rdf_format(path)
     if fmt is None:
         raise CatalogParseError(str(path), 0, 0, "not an RDF file extension")
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise CatalogParseError(str(path), 0, 0, f"cannot read: {exc.strerror or exc}") from exc
+    data = _read_bounded(path, max_bytes)
+    if fmt == ox.RdfFormat.RDF_XML:
+        problem = entity_problem(data)
+        if problem is not None:
+            raise CatalogParseError(str(path), 0, 0, f"refused: {problem}")
     try:
         # Fresh blank-node ids: two files that both say _:b0 mean two nodes.
         quads = ox.parse(data, format=fmt, base_iri=path.resolve().as_uri(),
@@ -141,6 +149,21 @@ def parse_file(path: Path) -> ParsedFile:
         triples=triples,
         content_hash=graph_hash(triples),
     )
+
+
+def _read_bounded(path: Path, max_bytes: int) -> bytes:
+    """The file's bytes, reading at most one byte past ``max_bytes`` (a device or a
+    growing file is never read whole)."""
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(max_bytes + 1)
+    except OSError as exc:
+        raise CatalogParseError(str(path), 0, 0, f"cannot read: {exc.strerror or exc}") from exc
+    if len(data) > max_bytes:
+        raise CatalogParseError(
+            str(path), 0, 0, f"refused: the file is over {max_bytes >> 20:,} MiB "
+            "(catalog.max_file_mb; a parse holds about 20 times the file in memory)")
+    return data
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,7 +244,8 @@ def template_placeholders(triples: Sequence[ox.Triple]) -> dict[str, int]:
 _UPLOAD_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,120}")
 
 
-def stage_upload(folder: Path, filename: str, content: bytes) -> Path:
+def stage_upload(folder: Path, filename: str, content: bytes,
+                 max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> Path:
     """Write one uploaded RDF file into ``folder`` once it parses; return its path.
 
     The name is checked (letters, digits, ``. _ -``; a known RDF extension), so an
@@ -251,7 +275,7 @@ def stage_upload(folder: Path, filename: str, content: bytes) -> Path:
     try:
         staged.write_bytes(content)
         try:
-            parse_file(staged)
+            parse_file(staged, max_bytes)
         except CatalogParseError as exc:
             raise CatalogParseError(filename, exc.line, exc.column, exc.reason) from None
         folder.mkdir(parents=True, exist_ok=True)

@@ -31,6 +31,7 @@ import pyoxigraph as ox
 
 from ontoretrieve.backends.triple_store import TripleStore
 from ontoretrieve.catalog.files import (
+    DEFAULT_MAX_FILE_BYTES,
     discover_files,
     file_digest,
     identify,
@@ -90,9 +91,11 @@ class Catalog:
     """
 
     def __init__(self, store: TripleStore, tenant: str = DEFAULT_TENANT,
-                 includes: Sequence[str] = ()) -> None:
+                 includes: Sequence[str] = (),
+                 max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> None:
         self.store = store
         self.tenant = tenant
+        self.max_file_bytes = max_file_bytes
         self.metadata_graph = catalog_graph(tenant)
         self.layer_graphs = list(dict.fromkeys(
             [self.metadata_graph, *(catalog_graph(t) for t in includes)]))
@@ -102,7 +105,7 @@ class Catalog:
                    tenant: str = DEFAULT_TENANT) -> Catalog:
         """The tenant's catalog with the layers its settings include."""
         layers = catalog_layers(settings.tenants, tenant)
-        return cls(store, tenant, layers[1:])
+        return cls(store, tenant, layers[1:], settings.catalog.max_file_mb << 20)
 
     def load(self, path: Path, progress: ProgressCallback | None = None) -> LoadReport:
         """Load a file or a folder (recursively); see the module docstring.
@@ -142,7 +145,7 @@ class Catalog:
             outcome.unchanged.append(previous)
             return
         try:
-            parsed = parse_file(file)
+            parsed = parse_file(file, self.max_file_bytes)
         except CatalogParseError as exc:
             outcome.failed.append(FileProblem(path=exc.path, line=exc.line, column=exc.column,
                                               reason=exc.reason))

@@ -208,8 +208,8 @@ def seeds_command(
 ) -> None:
     """Rank the catalog terms a text is about (the query path up to the seeds)."""
     with errors_to_exit():
-        body = text_argument(text, file)
         settings = settings_from(data_dir, config)
+        body = text_argument(text, file, settings.server.max_text_chars)
         require_tenant(settings.tenants, tenant)
         with claimed(settings, Access.AUTO) as writes:
             retriever = SeedRetriever.open(settings, tenant, reader=not writes)

@@ -32,7 +32,7 @@ from ontoretrieve.backends import TripleStore, open_triple_store
 from ontoretrieve.backends.access import Access, claim
 from ontoretrieve.catalog.store import Catalog
 from ontoretrieve.engine import Engine
-from ontoretrieve.errors import OntoRetrieveError
+from ontoretrieve.errors import OntoRetrieveError, TextTooLongError
 from ontoretrieve.records import LoadReport, SyncReport
 from ontoretrieve.settings import Settings, load_settings
 from ontoretrieve.settings.groups import StoreBackend
@@ -159,18 +159,27 @@ def print_json(data: Any) -> None:
 
 
 
-def text_argument(text: str | None, file: Path | None) -> str:
-    """The text given as an argument or with --file (exactly one of them)."""
+def text_argument(text: str | None, file: Path | None, max_chars: int) -> str:
+    """The text given as an argument or with --file (exactly one of them), a file read
+    no further than ``max_chars`` characters (``server.max_text_chars``) can reach."""
     if (text is None) == (file is None):
         raise OntoRetrieveError("give the text as an argument or with --file, not both")
-    return text if text is not None else read_text(file)  # type: ignore[arg-type]
+    return text if text is not None else read_text(file, max_chars)  # type: ignore[arg-type]
 
 
-def read_text(path: Path) -> str:
+def read_text(path: Path, max_chars: int) -> str:
+    """A text file, read only as far as a text of ``max_chars`` characters can reach (a
+    device such as /dev/zero, or a huge file, is never read whole)."""
     try:
-        return path.read_text(encoding="utf-8")
+        with path.open("rb") as handle:
+            data = handle.read(4 * max_chars + 4)  # UTF-8 takes at most 4 bytes a character
+        text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise OntoRetrieveError(f"cannot read {path}: {exc}") from exc
+    if len(text) > max_chars or len(data) > 4 * max_chars:
+        raise TextTooLongError(f"{path} is longer than the limit of {max_chars:,} "
+                               "characters (server.max_text_chars)")
+    return text
 
 
 def sync_with_progress(engine: Engine, path: Path | None, rebuild: bool, tenant: str, *,

@@ -48,13 +48,17 @@ AddOption = Annotated[Path | None, typer.Option("--add", help="Turtle to add.")]
 RemoveOption = Annotated[Path | None, typer.Option("--remove", help="Turtle to remove.")]
 
 
+PROPOSAL_MAX_CHARS = 64 << 20
+"""The longest proposal or Turtle file read (as ``catalog.max_file_mb`` by default)."""
+
+
 def _proposal(file: Path | None, ontology: str | None, base: str | None, add: Path | None,
               remove: Path | None) -> Proposal:
     if file is not None:
         if ontology or base or add or remove:
             raise OntoRetrieveError("give a proposal file or --ontology/--base/--add/--remove, "
                                     "not both")
-        text = sys.stdin.read() if str(file) == "-" else read_text(file)
+        text = sys.stdin.read() if str(file) == "-" else read_text(file, PROPOSAL_MAX_CHARS)
         try:
             return Proposal.model_validate_json(text)
         except ValidationError as exc:
@@ -63,8 +67,9 @@ def _proposal(file: Path | None, ontology: str | None, base: str | None, add: Pa
         raise OntoRetrieveError("give a proposal file, or --ontology, --base and --add and/or "
                                 "--remove")
     return Proposal(updates=[OntologyUpdate(
-        ontology_iri=ontology, base_hash=base, add=read_text(add) if add else "",
-        remove=read_text(remove) if remove else "")])
+        ontology_iri=ontology, base_hash=base,
+        add=read_text(add, PROPOSAL_MAX_CHARS) if add else "",
+        remove=read_text(remove, PROPOSAL_MAX_CHARS) if remove else "")])
 
 
 def _show(report: ProposalReport, as_json: bool) -> None:

@@ -91,13 +91,13 @@ def retrieve_command(
     with errors_to_exit():
         if fmt not in _FORMATS:
             raise OntoRetrieveError(f"--format {fmt!r}: use one of {', '.join(_FORMATS)}")
-        body = text_argument(text, file)
         if mode is Mode.ONTOLOGIES and not ontology:
             raise OntoRetrieveError("--mode ontologies needs at least one --ontology")
         if fmt in ("sssom", "csv") and mode is Mode.AUTO:
             mode = Mode.VECTOR  # matches come from seeds: auto may return a small catalog whole
         _existing_data_dir(data_dir, catalog)
         settings = settings_from(data_dir, config)
+        body = text_argument(text, file, settings.server.max_text_chars)
         with open_engine(settings) as engine:
             _ensure_index(engine, catalog, tenant, show=fmt != "json")
             context = engine.retrieve(body, tenant=tenant, mode=mode,
@@ -195,8 +195,9 @@ def slice_command(
 ) -> None:
     """The terms a text is about with their statements, never over --max-tokens."""
     with errors_to_exit():
-        body = text_argument(text, file)
-        with open_engine(settings_from(data_dir, config)) as engine:
+        settings = settings_from(data_dir, config)
+        body = text_argument(text, file, settings.server.max_text_chars)
+        with open_engine(settings) as engine:
             result = engine.slice(body, max_tokens, tenant=tenant, ontologies=ontology or ())
     if as_json:
         print_json(result.model_dump(mode="json"))

@@ -508,7 +508,7 @@ class Engine:
         """
         self._tenant(tenant)
         folder = self.upload_dir(tenant)
-        stage_upload(folder, filename, content)
+        stage_upload(folder, filename, content, self.settings.catalog.max_file_mb << 20)
         return self.catalog_load(folder, tenant=tenant)
 
     def upload_dir(self, tenant: str) -> Path:

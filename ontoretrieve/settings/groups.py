@@ -166,6 +166,10 @@ class CatalogSettings(_Group):
 
     path: str = "catalog"
     """File or folder that `ontoretrieve index` and `retrieve` load when not told otherwise."""
+    max_file_mb: int = Field(64, ge=1)
+    """The largest RDF file a load reads, in MiB (GO, 31 MB of Turtle, is the largest of
+    the bench catalog). A file is parsed in memory, at about 20 times its size, so a
+    bigger one is refused by name; raise this for bigger ontologies with the memory."""
 
 
 class StoreSettings(_Group):
