@@ -265,6 +265,8 @@ class SyncReport(BaseModel):
 
     location: str
     rebuilt: bool
+    repaired: bool = False
+    """The index was missing or damaged and was rebuilt from the catalog."""
     ontologies_added: int
     ontologies_removed: int
     ontologies_unchanged: int

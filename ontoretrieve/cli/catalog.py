@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from ontoretrieve.backends.access import Access
@@ -157,7 +158,9 @@ def index(
         out.print(
             f"index {report.location}: {report.atoms_total} atoms; "
             f"{report.atoms_embedded} embedded, {report.atoms_reused} reused, "
-            f"{report.atoms_deleted} deleted; ontologies +{report.ontologies_added} "
+            f"{report.atoms_deleted} deleted"
+            f"{' (rebuilt: the index was missing or damaged)' if report.repaired else ''}; "
+            f"ontologies +{report.ontologies_added} "
             f"-{report.ontologies_removed} ={report.ontologies_unchanged}; pruning "
             f"{report.pruning}; {report.seconds:.1f} s ({report.embed_seconds:.1f} s embedding)")
     if load_report is not None and load_report.partial:
@@ -175,11 +178,15 @@ def index_status_command(data_dir: DataDir = None, config: ConfigFile = None,
             status = index_status(settings, store, tenant)
     if as_json:
         print_json(status.model_dump(mode="json"))
+        if status.damaged:
+            raise typer.Exit(1)
         return
     if not status.exists:
         out.print(f"No index yet ({status.catalog_versions} catalog versions): run "
                   "[bold]ontoretrieve index[/].")
         return
+    if status.damaged:
+        out.print(f"[red]{escape(status.damaged)}[/]")
     out.print(f"index {status.location} ({status.backend}): {status.atoms} atoms from "
               f"{status.ontologies} ontology versions; updated {status.updated_at}")
     if status.layered or status.retained:
@@ -194,6 +201,8 @@ def index_status_command(data_dir: DataDir = None, config: ConfigFile = None,
                   "pending: run ontoretrieve index[/]")
     for key, (old, new) in status.fingerprint_differences.items():
         out.print(f"[red]fingerprint differs: {key}: index {old!r}, settings {new!r}[/]")
+    if status.damaged:
+        raise typer.Exit(1)
 
 
 @app.command("seeds")

@@ -172,6 +172,7 @@ def sync_index(
         new_location=_new_location(settings, tenant),
         drop_location=_drop_location(settings, tenant),
         mentions=mention_store(settings, tenant),
+        intact=lambda location: location_intact(settings, tenant, location),
     )
     # Readers in other processes copy the shard only between syncs (edge_replica).
     with exclusive_lock(state_path.parent / INDEX_WRITE_LOCK):
@@ -195,8 +196,32 @@ def open_query_index(settings: Settings, tenant: str = DEFAULT_TENANT, *,
                                        settings.vector_index.distance,
                                        folder / INDEX_WRITE_LOCK, wait_seconds)
     else:
+        if not location_intact(settings, tenant, state.location):
+            raise IndexError_(_damaged(settings, tenant, state.location, "its folder is gone"))
         index = _open_index(settings, tenant)(state.location, state.dimension)
+    if state.points and state.ontologies and index.count() == 0:
+        # An empty shard that should hold points lost its segments. (More points than
+        # recorded, or a few less, is what a killed sync leaves: the versions the state
+        # names are still whole and still served; the next sync finishes.)
+        index.close()
+        raise IndexError_(_damaged(settings, tenant, state.location,
+                                   f"it holds no points, its state {state.points:,}"))
     return VersionedIndex(index, state), state
+
+
+def location_intact(settings: Settings, tenant: str, location: str) -> bool:
+    """Whether an embedded index location still has its files (a server's collections are
+    the server's to keep: always true for them)."""
+    if settings.vector_index.backend is not VectorBackend.EDGE:
+        return True
+    folder = tenant_dir(settings, tenant) / location
+    return (folder / "edge_config.json").exists() and (folder / "segments").is_dir()
+
+
+def _damaged(settings: Settings, tenant: str, location: str, what: str) -> str:
+    return (f"the index {location} of tenant {tenant} is damaged ({what}); queries would "
+            "find nothing. Run `ontoretrieve index` to rebuild it from the catalog "
+            f"(data dir {settings.data_dir})")
 
 
 def query_state(settings: Settings, tenant: str = DEFAULT_TENANT) -> IndexState:
@@ -229,6 +254,8 @@ class IndexStatus(BaseModel):
     catalog_not_indexed: int = 0
     last_load: LoadState | None = None
     updated_at: str | None = None
+    damaged: str | None = None
+    """What is wrong with the index files, when something is (``index`` rebuilds it)."""
 
 
 def index_status(settings: Settings, store: TripleStore,
@@ -250,4 +277,6 @@ def index_status(settings: Settings, store: TripleStore,
         fingerprint_differences=differing, catalog_versions=len(versions),
         catalog_not_indexed=len({v.content_hash for v in versions} - set(state.ontologies)),
         last_load=catalog.last_load(), updated_at=state.updated_at.isoformat(),
+        damaged=None if location_intact(settings, tenant, state.location)
+        else _damaged(settings, tenant, state.location, "its folder is gone"),
     )

@@ -25,6 +25,7 @@ Beyond the reference (which re-embeds everything at every start):
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from collections import deque
@@ -61,6 +62,8 @@ from ontoretrieve.settings.groups import IndexSettings
 
 __all__ = ["IndexSync", "SyncPlan", "check_fingerprint", "plan_sync",
            "point_key"]
+
+log = logging.getLogger(__name__)
 
 SyncProgress = Callable[[str, int, int], None]
 """Called as work advances: (phase, done, total). Phases: "ontology" (versions
@@ -136,6 +139,7 @@ class IndexSync:
         new_location: Callable[[], str],
         drop_location: Callable[[str], None],
         mentions: MentionStore | None = None,
+        intact: Callable[[str], bool] = lambda location: True,
     ) -> None:
         self.settings = settings
         self.catalog = catalog
@@ -147,6 +151,8 @@ class IndexSync:
         self._new_location = new_location
         self._drop_location = drop_location
         self.mentions = mentions
+        self._intact = intact
+        """Whether a location's files are there (a deleted shard folder is rebuilt)."""
 
     @property
     def embedder(self) -> Embedder:
@@ -165,6 +171,15 @@ class IndexSync:
         which spares reading both versions to find them.
         """
         started = time.perf_counter()
+        repaired = False
+        if not rebuild:
+            state_now = IndexState.load(self.state_path)
+            if state_now is not None and not self._intact(state_now.location):
+                # The catalog is the source of every point: a lost shard is rebuilt from
+                # it, never replaced by an empty one that reports all is well.
+                log.warning("the index at %s is missing or damaged: rebuilding it from the "
+                            "catalog", state_now.location)
+                rebuild = repaired = True
         state, work_path, old_location = self._starting_state(rebuild)
         desired, partial = self._desired_versions()
         plan = plan_sync(desired, set(state.ontologies), state.pending,
@@ -202,6 +217,7 @@ class IndexSync:
             self._drop_location(old_location)
         self._sync_forms(state, desired, deleted, progress)
         report = self._report(state, rebuild, plan, state.points, counters, started)
+        report.repaired = repaired
         report.texts_encoded = int(counters["texts"])
         report.versions_layered = int(counters["layered"])
         report.versions_revived = len(revived)

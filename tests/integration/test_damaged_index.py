@@ -1,0 +1,60 @@
+"""A damaged index is reported as damaged, never served as an empty one, and repaired
+from the catalog by the next sync (issue 20, finding 3)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from ontoretrieve import Engine, load_settings
+from ontoretrieve.cli import app
+from ontoretrieve.errors import IndexError_
+from ontoretrieve.index.build import tenant_dir
+from ontoretrieve.index.embed import FastEmbedder
+
+pytestmark = pytest.mark.integration
+TEXT = "a sensor observes a property"
+
+
+@pytest.fixture
+def data(tmp_path: Path, catalog_dir: Path, real_embedder: FastEmbedder) -> Path:
+    folder = tmp_path / "data"
+    with Engine.open(load_settings(data_dir=folder), embedder=real_embedder) as engine:
+        engine.catalog_load(catalog_dir)
+    return folder
+
+
+def _shard(data: Path) -> Path:
+    settings = load_settings(data_dir=data)
+    state = json.loads((tenant_dir(settings) / "state.json").read_text())
+    return tenant_dir(settings) / state["location"]
+
+
+def test_a_deleted_shard_is_reported_then_rebuilt(data: Path,
+                                                  real_embedder: FastEmbedder) -> None:
+    shutil.rmtree(_shard(data))
+    status = CliRunner().invoke(app, ["index", "status", "--json", "--data-dir", str(data)])
+    assert status.exit_code == 1 and "damaged" in json.loads(status.stdout)["damaged"]
+    settings = load_settings(data_dir=data)
+    with Engine.open(settings, embedder=real_embedder) as engine:
+        with pytest.raises(IndexError_, match=r"is damaged .*folder is gone.*ontoretrieve index"):
+            engine.retrieve(TEXT)
+        assert not _shard(data).exists()  # opening did not make an empty shard in its place
+        report = engine.refresh()
+        assert report.repaired and report.atoms_total > 0
+        assert "http://example.org/mini#Sensor" in engine.retrieve(TEXT).terms
+
+
+def test_a_shard_that_lost_its_segments_is_not_served(data: Path,
+                                                      real_embedder: FastEmbedder) -> None:
+    for part in ("segments", "wal"):  # (the write-ahead log alone would restore them)
+        shutil.rmtree(_shard(data) / part)
+        (_shard(data) / part).mkdir()  # the folders are there, the points are not
+    settings = load_settings(data_dir=data)
+    with Engine.open(settings, embedder=real_embedder) as engine, \
+            pytest.raises(IndexError_, match=r"holds no points, its state"):
+        engine.retrieve(TEXT)
