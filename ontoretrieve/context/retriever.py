@@ -278,7 +278,7 @@ class Retriever:
             elif scope is not None and not scope:
                 made[limit] = _empty(mode, Diagnosis.NO_SUCH_ONTOLOGY, warnings=[
                     f"no indexed ontology is named {', '.join(ontologies)!r}"])
-            elif not text.strip():
+            elif not has_words(text):
                 made[limit] = _empty(mode, Diagnosis.NO_TEXT)
             else:
                 if pool is None:
@@ -754,6 +754,16 @@ def _context(mode: Mode, statements: Sequence[Statement], seeds: Sequence[SeedEv
     return Context(mode=mode, ntriples=serialize_triples(triples, "ntriples"),
                    terms=list(evidence), seeds=list(seeds), evidence=evidence,
                    snapshot=snapshot, metrics=metrics, warnings=list(warnings))
+
+
+def has_words(text: str) -> bool:
+    """Whether the text holds a letter or a digit: blanks, control characters (NUL),
+    punctuation and emoji alone name nothing, so they get no context.
+
+    >>> has_words("\\x00 \\U0001F600 ?!"), has_words("5 mV"), has_words("日本")
+    (False, True, True)
+    """
+    return any(ch.isalnum() for ch in text)
 
 
 def _weak_evidence(funnel: SeedFunnel | None) -> list[str]:

@@ -113,6 +113,15 @@ def test_a_lone_surrogate_over_http_and_mcp_is_a_clear_error(engine: Engine) -> 
     anyio.run(session)
 
 
+@pytest.mark.parametrize("text", ["", "   ", "\x00\x00", "\U0001F600\U0001F600", "?!...",
+                                  "\u200b\u200b"])
+def test_a_text_without_words_gets_no_context(engine: Engine, text: str) -> None:
+    context = engine.retrieve(text, tenant="beta")
+    assert context.empty and context.diagnosis is not None
+    assert context.diagnosis.value == "no_text" and context.seeds == []
+    assert engine.slice(text, 500, tenant="beta").hits == []
+
+
 json_values = st.recursive(
     st.one_of(st.none(), st.booleans(), st.integers(),
               st.floats(allow_nan=False, allow_infinity=False), wild),
