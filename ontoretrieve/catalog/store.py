@@ -141,11 +141,15 @@ class Catalog:
     def _load_file(self, file: Path, root: Path, previous: OntologyVersion | None,
                    stored_graphs: set[str], outcome: _LoadOutcome) -> None:
         """Load one file unless its bytes or its content are those of ``previous``."""
-        if previous is not None and previous.file_digest == file_digest(file):
-            outcome.unchanged.append(previous)
-            return
         try:
+            if previous is not None and previous.file_digest == file_digest(file):
+                outcome.unchanged.append(previous)
+                return
             parsed = parse_file(file, self.max_file_bytes)
+        except OSError as exc:  # gone (or unreadable) since the folder was listed
+            outcome.failed.append(FileProblem(path=str(file), line=0, column=0,
+                                              reason=f"cannot read: {exc.strerror or exc}"))
+            return
         except CatalogParseError as exc:
             outcome.failed.append(FileProblem(path=exc.path, line=exc.line, column=exc.column,
                                               reason=exc.reason))

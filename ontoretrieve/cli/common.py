@@ -26,6 +26,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 from rich.table import Table
+from rich.text import Text
 from typer.core import TyperOption
 
 from ontoretrieve.backends import TripleStore, open_triple_store
@@ -193,8 +194,8 @@ def sync_with_progress(engine: Engine, path: Path | None, rebuild: bool, tenant:
         started: dict[str, float] = {}
 
         def on_file(file: Path, done: int, total: int) -> None:
-            progress.update(task, description=f"loading {file.name}", completed=done,
-                            total=total)
+            progress.update(task, description=f"loading {escape(file.name)}",
+                            completed=done, total=total)
 
         version: list[int] = []  # [number, of] of the version being indexed
 
@@ -228,7 +229,7 @@ def load_with_progress(catalog: Catalog, path: Path, *, show: bool) -> LoadRepor
         task = progress.add_task("loading", total=None)
 
         def advance(file: Path, done: int, total: int) -> None:
-            progress.update(task, completed=done, total=total, description=file.name)
+            progress.update(task, completed=done, total=total, description=escape(file.name))
 
         return catalog.load(path, progress=advance)
 
@@ -237,16 +238,17 @@ def print_load_report(report: LoadReport, *, brief: bool = False,
                       console: Console = out) -> None:
     """The load summary, on ``console`` (stderr when stdout carries a command's result,
     as the graph of ``retrieve``); problems always on stderr."""
+    # Paths and IRIs are printed as written (escape): a file name may hold "[".
     console.print(
-        f"{report.root}: {len(report.added)} added, {len(report.updated)} updated, "
+        f"{escape(report.root)}: {len(report.added)} added, {len(report.updated)} updated, "
         f"{len(report.unchanged)} unchanged, {len(report.removed)} removed, "
         f"{len(report.failed)} failed in {report.seconds:.1f} s"
     )
     for version in [] if brief else report.added + report.updated:
-        console.print(f"  + {version.ontology_iri} ({version.triple_count} triples) "
-                      f"from {version.source}", highlight=False)
+        console.print(f"  + {escape(version.ontology_iri)} ({version.triple_count} triples) "
+                      f"from {escape(version.source)}", highlight=False)
     for version in report.removed:
-        console.print(f"  - {version.ontology_iri}: {version.source} is gone",
+        console.print(f"  - {escape(version.ontology_iri)}: {escape(version.source)} is gone",
                       highlight=False)
     for problem in report.failed:
         err.print(f"[red]  ! {escape(str(problem))}[/]", highlight=False)
@@ -264,10 +266,19 @@ def table_of(*headers: str, title: str | None = None) -> Table:
     >>> [c.overflow for c in table_of("term", "score").columns]
     ['fold', 'fold']
     """
-    made = Table(title=title)
+    made = _PlainTable(title=title)
     for header in headers:
         made.add_column(header, overflow="fold")
     return made
+
+
+class _PlainTable(Table):
+    """A table whose string cells are shown as written: file names and literals from a
+    catalog may hold ``[`` (``x[/]closing.ttl``), which rich would read as markup."""
+
+    def add_row(self, *renderables: Any, **options: Any) -> None:
+        super().add_row(*(Text(cell) if isinstance(cell, str) else cell
+                          for cell in renderables), **options)
 
 
 def short(text: str, width: int, keep: str = "start") -> str:

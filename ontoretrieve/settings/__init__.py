@@ -41,6 +41,7 @@ from pydantic_settings import (
     PydanticBaseSettingsSource,
     SettingsConfigDict,
 )
+from pydantic_settings import SettingsError as PydanticSettingsError
 
 from ontoretrieve.errors import SettingsError
 from ontoretrieve.settings.groups import (
@@ -266,6 +267,17 @@ def load_settings(config_file: Path | str | None = None, **overrides: Any) -> Se
     except ValidationError as exc:
         origins = _origins(path, overrides)
         raise SettingsError(_describe_validation_error(exc, origins)) from None
+    except UnicodeDecodeError as exc:
+        raise SettingsError(f"the settings file {path} is not UTF-8 text (byte "
+                            f"{exc.start}): is it a TOML file?") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise SettingsError(f"the settings file {path} is not valid TOML: {exc}") from None
+    except PydanticSettingsError as exc:
+        # pydantic-settings says which field and source but not what was wrong: the
+        # cause is a value that is not JSON where a table (tenants) or list is expected.
+        cause = f": {exc.__cause__}" if exc.__cause__ else ""
+        raise SettingsError(f"{exc}{cause} (a table or list setting given in the "
+                            "environment must be JSON)") from None
     finally:
         _config_file.reset(token)
 
