@@ -123,13 +123,14 @@ def parse_file(path: Path, max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> ParsedFil
     if fmt is None:
         raise CatalogParseError(str(path), 0, 0, "not an RDF file extension")
     data = _read_bounded(path, max_bytes)
+    body = data.removeprefix(b"\xef\xbb\xbf")  # a UTF-8 byte order mark is no RDF
     if fmt == ox.RdfFormat.RDF_XML:
-        problem = entity_problem(data)
+        problem = entity_problem(body)
         if problem is not None:
             raise CatalogParseError(str(path), 0, 0, f"refused: {problem}")
     try:
         # Fresh blank-node ids: two files that both say _:b0 mean two nodes.
-        quads = ox.parse(data, format=fmt, base_iri=path.resolve().as_uri(),
+        quads = ox.parse(body, format=fmt, base_iri=path.resolve().as_uri(),
                          rename_blank_nodes=True)
         triples = list(dict.fromkeys(q.triple for q in quads))
     except SyntaxError as exc:

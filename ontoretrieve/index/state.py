@@ -57,8 +57,9 @@ class IndexState(BaseModel):
     """The persisted state of one tenant's index."""
 
     backend: str
-    location: str
-    """Shard folder name (Edge) or collection name (Qdrant server)."""
+    location: str = Field(pattern=r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
+    """Shard folder name (Edge) or collection name (Qdrant server): a plain name, so a
+    state file edited to say ``../x`` never puts a shard outside the data directory."""
     dimension: int
     fingerprint: dict[str, str]
     ontologies: dict[str, IndexedOntology] = Field(default_factory=dict)

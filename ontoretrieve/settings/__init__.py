@@ -28,6 +28,8 @@ ontoretrieve.errors.SettingsError: invalid settings:
 
 from __future__ import annotations
 
+import difflib
+import logging
 import os
 import tomllib
 from collections.abc import Iterator, Mapping
@@ -74,7 +76,10 @@ __all__ = [
     "profile_path",
     "reference_names",
     "setting_origins",
+    "unknown_environment",
 ]
+
+log = logging.getLogger(__name__)
 
 ENV_PREFIX = "ONTORETRIEVE_"
 CONFIG_ENV = "ONTORETRIEVE_CONFIG"
@@ -124,6 +129,27 @@ class Settings(BaseSettings):
             validate_tenant_id(name)
         for name in value:
             require_tenant(value, name)  # unknown includes and cycles fail at start
+        owners: dict[str, str] = {}
+        for name, tenant in value.items():
+            key = tenant.api_key.get_secret_value() if tenant.api_key else None
+            if key is None:
+                continue
+            if not key.strip():
+                raise ValueError(f"tenant {name!r} has an empty api_key (leave it out for "
+                                 "no key)")
+            if key in owners:  # one key would reach only the first tenant that has it
+                raise ValueError(f"tenants {owners[key]!r} and {name!r} have the same "
+                                 "api_key: give each its own")
+            owners[key] = name
+        return value
+
+    @field_validator("data_dir")
+    @classmethod
+    def _some_data_dir(cls, value: Path) -> Path:
+        if not str(value).strip() or str(value) == ".":
+            raise ValueError("the data directory is empty or '.': name a folder (an empty "
+                             "ONTORETRIEVE_DATA_DIR would write the stores into the "
+                             "working directory)")
         return value
 
     @classmethod
@@ -261,6 +287,8 @@ def load_settings(config_file: Path | str | None = None, **overrides: Any) -> Se
     50
     """
     path = _resolve_config_file(config_file)
+    for warning in unknown_environment(os.environ):
+        log.warning(warning)
     token = _config_file.set(path)
     try:
         return Settings(**overrides)
@@ -280,6 +308,39 @@ def load_settings(config_file: Path | str | None = None, **overrides: Any) -> Se
                             "environment must be JSON)") from None
     finally:
         _config_file.reset(token)
+
+
+_NOT_SETTINGS = {"ONTORETRIEVE_CONFIG", "ONTORETRIEVE_TENANT", "ONTORETRIEVE_API_KEY",
+                 "ONTORETRIEVE_CRASH_AT"}
+"""Variables the CLI and the crash tests read that are not settings."""
+
+
+def unknown_environment(environ: Mapping[str, str]) -> list[str]:
+    """A warning per ``ONTORETRIEVE_*`` variable that names no setting (it would be
+    ignored without a word), with the closest setting's variable.
+
+    >>> found = unknown_environment({"ONTORETRIEVE_FUSION__TOPK": "7",
+    ...                              "ONTORETRIEVE_SEEDS__CUT": "cap"})
+    >>> found == ["ONTORETRIEVE_FUSION__TOPK names no setting and is ignored "
+    ...           "(did you mean ONTORETRIEVE_FUSION__TOP_K?)"]
+    True
+    """
+    known = {"ONTORETRIEVE_DATA_DIR", "ONTORETRIEVE_TENANTS", *_NOT_SETTINGS}
+    for group, field in Settings.model_fields.items():
+        annotation = field.annotation
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            known |= {f"ONTORETRIEVE_{group}__{name}".upper()
+                      for name in annotation.model_fields}
+    warnings = []
+    for name in sorted(environ):
+        upper = name.upper()
+        if not upper.startswith("ONTORETRIEVE_") or upper in known or (
+                upper.startswith("ONTORETRIEVE_TENANTS__")):
+            continue
+        close = difflib.get_close_matches(upper, sorted(known), n=1)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        warnings.append(f"{name} names no setting and is ignored{hint}")
+    return warnings
 
 
 def setting_origins(

@@ -66,3 +66,50 @@ def test_a_file_deleted_during_a_load_fails_alone(tmp_path: Path) -> None:
     assert [p.path.endswith("b.ttl") for p in report.failed] == [True]
     assert "cannot read" in report.failed[0].reason and report.partial
     assert len(report.added) == 2
+
+
+def test_an_empty_data_dir_and_shared_or_empty_keys_are_refused(tmp_path: Path) -> None:
+    empty = runner.invoke(app, ["catalog", "list"], env={"ONTORETRIEVE_DATA_DIR": ""})
+    assert empty.exit_code == 2 and "data directory is empty" in empty.output
+    config = tmp_path / "t.toml"
+    config.write_text('[tenants.a]\napi_key = "k1"\n[tenants.b]\napi_key = "k1"\n')
+    shared = runner.invoke(app, ["catalog", "list", "--data-dir", str(tmp_path / "d"),
+                                 "--config", str(config)])
+    assert shared.exit_code == 2 and "have the same api_key" in shared.output
+    config.write_text('[tenants.a]\napi_key = " "\n')
+    blank = runner.invoke(app, ["catalog", "list", "--data-dir", str(tmp_path / "d"),
+                                "--config", str(config)])
+    assert blank.exit_code == 2 and "empty api_key" in blank.output
+    assert "k1" not in shared.output  # the key itself is never printed
+
+
+def test_an_unknown_variable_is_named_with_the_setting_it_resembles(
+        caplog: pytest.LogCaptureFixture, tmp_path: Path) -> None:
+    from ontoretrieve.settings import load_settings
+
+    with caplog.at_level("WARNING"), pytest.MonkeyPatch.context() as env:
+        env.setenv("ONTORETRIEVE_SEED__MAX_ATOMS", "5")  # "seed", not "seeds"
+        load_settings(data_dir=tmp_path)
+    assert "ONTORETRIEVE_SEED__MAX_ATOMS names no setting" in caplog.text
+    assert "did you mean ONTORETRIEVE_SEEDS__MAX_ATOMS" in caplog.text
+
+
+def test_a_byte_order_mark_is_read_past(tmp_path: Path) -> None:
+    from ontoretrieve.catalog.files import parse_file
+
+    marked = tmp_path / "bom.ttl"
+    marked.write_bytes(b"\xef\xbb\xbf" + (FIXTURES / "mini.ttl").read_bytes())
+    assert len(parse_file(marked).triples) == len(parse_file(FIXTURES / "mini.ttl").triples)
+
+
+def test_a_state_file_location_outside_the_data_dir_is_refused(tmp_path: Path) -> None:
+    import json
+
+    from ontoretrieve.errors import IndexError_
+    from ontoretrieve.index.state import IndexState
+
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps({"backend": "edge", "location": "../../outside",
+                                "dimension": 384, "fingerprint": {}}))
+    with pytest.raises(IndexError_, match=r"(?s)unreadable .*location.*pattern"):
+        IndexState.load(path)
