@@ -1,20 +1,25 @@
 r"""Content hashes of RDF graphs that ignore serialization, order and blank-node labels.
 
 The hash is the SHA-256 of the sorted digests of the graph's triples, where
-each blank node is written as a colour computed by iterative refinement
-(1-dimensional Weisfeiler-Lehman): every blank node starts with the same
-colour, and each round a node's colour becomes the hash of its colour and the
-sorted multiset of its edges (direction, predicate, the other end's term or
-colour). Rounds stop once the number of colours stops growing. Colours depend
-only on the graph's structure, never on labels, so isomorphic graphs get equal
-hashes. Two non-isomorphic graphs collide only when refinement cannot tell
-their blank nodes apart, which does not happen with the trees of blank nodes
-that OWL restrictions and RDF lists produce.
+each blank node is written as a colour that depends only on the graph's
+structure, never on labels, so isomorphic graphs get equal hashes. Blank
+nodes that form no cycle (the trees and lists of OWL restrictions and RDF
+lists, and any DAG) get exact colours in two linear passes: bottom-up, a node's
+*shape* hashes its outgoing edges (predicate, and the other end's term or
+shape); top-down, its colour hashes its shape with its incoming edges
+(predicate, and the parent's IRI or colour). So a list edited from 200 to 260
+items, or one blank node shared by two parents against two separate ones,
+always hash apart, whatever the depth. Blank nodes on cycles (rare in
+ontologies) are coloured by iterative refinement (1-dimensional
+Weisfeiler-Lehman) from there, run until the partition stops growing (never
+more rounds than they are nodes). Triples that differ only by
+indistinguishable blank nodes are counted, not merged, so two copies of a
+restriction are not one.
 
-Full canonicalization (RDFC-1.0) would close that gap but is exponential in
-the worst case and, in pyoxigraph, marked unstable across versions; a catalog
-hash must stay the same across library upgrades, so this scheme is ours and
-versioned by ``HASH_SCHEME``.
+Full canonicalization (RDFC-1.0) would also separate the cyclic cases
+refinement cannot, but is exponential in the worst case and, in pyoxigraph,
+marked unstable across versions; a catalog hash must stay the same across
+library upgrades, so this scheme is ours and versioned by ``HASH_SCHEME``.
 
 >>> import pyoxigraph as ox
 >>> a = ox.parse(input=b"<s> <p> [ <q> 1 ] .", format=ox.RdfFormat.TURTLE, base_iri="http://x/")
@@ -28,15 +33,16 @@ True
 from __future__ import annotations
 
 import hashlib
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import Iterable
 
 import pyoxigraph as ox
 
 __all__ = ["HASH_SCHEME", "graph_hash"]
 
-HASH_SCHEME = "ontoretrieve-wl1-sha256"
-_MAX_ROUNDS = 64
+HASH_SCHEME = "ontoretrieve-dag-wl-sha256-2"
+"""Version 2 (December 2026): exact colours for acyclic blank nodes and a multiset of
+triples. Version 1 capped refinement at 64 rounds, so deep lists could collide."""
 
 
 def _digest(data: bytes) -> bytes:
@@ -47,7 +53,7 @@ def graph_hash(triples: Iterable[ox.Triple]) -> str:
     """The hex content hash of a set of triples (duplicates count once)."""
     ground: list[ox.Triple] = []
     with_blanks: list[ox.Triple] = []
-    for triple in triples:
+    for triple in dict.fromkeys(triples):
         if isinstance(triple.subject, ox.BlankNode) or isinstance(triple.object, ox.BlankNode):
             with_blanks.append(triple)
         else:
@@ -55,25 +61,15 @@ def graph_hash(triples: Iterable[ox.Triple]) -> str:
     # pyoxigraph writes each term in one canonical N-Triples form; serializing
     # in Rust and hashing lines is 3x faster than formatting terms in Python.
     lines = (ox.serialize(ground, format=ox.RdfFormat.N_TRIPLES) or b"").splitlines()
-    ground_digests = {_digest(line) for line in lines if line}
-    digests = sorted(ground_digests)
+    digests = sorted({_digest(line) for line in lines if line})
     if with_blanks:
-        colours = _refine(with_blanks)
-        blank_digests = {
-            _digest(
-                b"|".join(
-                    (
-                        _term_key(triple.subject, colours),
-                        str(triple.predicate).encode(),
-                        _term_key(triple.object, colours),
-                    )
-                )
-            )
-            for triple in with_blanks
-        }
-        # A set: two triples that differ only by indistinguishable blank
-        # nodes hash once, as their graphs are then isomorphic anyway.
-        digests = sorted(ground_digests | blank_digests)
+        colours = _colours(with_blanks)
+        # A multiset: triples that differ only by indistinguishable blank nodes each
+        # count (two copies of a restriction are not one).
+        digests = sorted(digests + [
+            _digest(b"|".join((_term_key(t.subject, colours), str(t.predicate).encode(),
+                                _term_key(t.object, colours))))
+            for t in with_blanks])
     return hashlib.sha256(b"".join(digests)).hexdigest()
 
 
@@ -83,27 +79,78 @@ def _term_key(term: object, colours: dict[ox.BlankNode, bytes]) -> bytes:
     return str(term).encode()
 
 
-def _refine(triples: list[ox.Triple]) -> dict[ox.BlankNode, bytes]:
-    edges: dict[ox.BlankNode, list[tuple[bytes, object]]] = defaultdict(list)
+Edge = tuple[bytes, object]
+"""(predicate, the other end) of a blank node's edge."""
+
+
+def _colours(triples: list[ox.Triple]) -> dict[ox.BlankNode, bytes]:
+    """A structural colour per blank node (see the module docstring)."""
+    out: dict[ox.BlankNode, list[Edge]] = defaultdict(list)
+    into: dict[ox.BlankNode, list[Edge]] = defaultdict(list)
     for triple in triples:
         predicate = str(triple.predicate).encode()
         if isinstance(triple.subject, ox.BlankNode):
-            edges[triple.subject].append((b">" + predicate, triple.object))
+            out[triple.subject].append((predicate, triple.object))
+            into.setdefault(triple.subject, [])
         if isinstance(triple.object, ox.BlankNode):
-            edges[triple.object].append((b"<" + predicate, triple.subject))
-    colours: dict[ox.BlankNode, bytes] = dict.fromkeys(edges, b"")
+            into[triple.object].append((predicate, triple.subject))
+            out.setdefault(triple.object, [])
+    order, cyclic = _topological(out)
+    shape: dict[ox.BlankNode, bytes] = {}
+    for node in reversed(order):  # children first
+        shape[node] = _digest(b"o" + b"".join(sorted(
+            p + b" " + (shape[o] if isinstance(o, ox.BlankNode) and o in shape
+                        else b"~" if isinstance(o, ox.BlankNode) else str(o).encode())
+            for p, o in out[node])))
+    colours: dict[ox.BlankNode, bytes] = {}
+    for node in order:  # parents first
+        colours[node] = _digest(shape[node] + b"i" + b"".join(sorted(
+            p + b" " + (colours[s] if isinstance(s, ox.BlankNode) and s in colours
+                        else b"~" if isinstance(s, ox.BlankNode) else str(s).encode())
+            for p, s in into[node])))
+    if cyclic:
+        colours.update(_refine(cyclic, out, into, colours))
+    return colours
+
+
+def _topological(out: dict[ox.BlankNode, list[Edge]]
+                 ) -> tuple[list[ox.BlankNode], list[ox.BlankNode]]:
+    """Blank nodes parents first (Kahn's algorithm over blank-to-blank edges), and the
+    nodes on or under a cycle, which no order places."""
+    parents: dict[ox.BlankNode, int] = dict.fromkeys(out, 0)
+    for edges in out.values():
+        for _, other in edges:
+            if isinstance(other, ox.BlankNode):
+                parents[other] += 1
+    ready = deque(node for node, count in parents.items() if count == 0)
+    order: list[ox.BlankNode] = []
+    while ready:
+        node = ready.popleft()
+        order.append(node)
+        for _, other in out[node]:
+            if isinstance(other, ox.BlankNode):
+                parents[other] -= 1
+                if parents[other] == 0:
+                    ready.append(other)
+    placed = set(order)
+    return order, [node for node in out if node not in placed]
+
+
+def _refine(nodes: list[ox.BlankNode], out: dict[ox.BlankNode, list[Edge]],
+            into: dict[ox.BlankNode, list[Edge]], fixed: dict[ox.BlankNode, bytes]
+            ) -> dict[ox.BlankNode, bytes]:
+    """Refinement of the cyclic nodes' colours until the partition stops growing, the
+    acyclic nodes' colours fixed (at most one round per node, plus one)."""
+    colours = {**fixed, **dict.fromkeys(nodes, b"")}
     distinct = 1
-    for _ in range(_MAX_ROUNDS):
-        refined = {
-            node: _digest(
-                colours[node]
-                + b"".join(sorted(label + b" " + _term_key(other, colours) for label, other in out))
-            )
-            for node, out in edges.items()
-        }
+    for _ in range(len(nodes) + 1):
+        refined = {node: _digest(colours[node] + b"".join(sorted(
+            [b">" + p + b" " + _term_key(o, colours) for p, o in out[node]]
+            + [b"<" + p + b" " + _term_key(s, colours) for p, s in into[node]])))
+            for node in nodes}
+        colours.update(refined)
         now = len(set(refined.values()))
-        colours = refined
         if now == distinct:
             break
         distinct = now
-    return colours
+    return {node: colours[node] for node in nodes}

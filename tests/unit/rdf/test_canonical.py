@@ -52,3 +52,47 @@ def test_hash_tells_blank_structures_apart() -> None:
 def test_duplicates_count_once() -> None:
     triple = ox.Triple(ox.NamedNode("http://x/a"), P, ox.Literal("v"))
     assert graph_hash([triple, triple]) == graph_hash([triple])
+
+
+FIRST = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#first")
+REST = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#rest")
+NIL = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#nil")
+
+
+def _list(items: list[str], prefix: str = "l") -> list[ox.Triple]:
+    """An RDF list of literals hanging off http://x/s."""
+    nodes = [ox.BlankNode(f"{prefix}{i}") for i in range(len(items))]
+    triples = [ox.Triple(ox.NamedNode("http://x/s"), P, nodes[0])]
+    for i, (node, item) in enumerate(zip(nodes, items, strict=True)):
+        triples.append(ox.Triple(node, FIRST, ox.Literal(item)))
+        triples.append(ox.Triple(node, REST, nodes[i + 1] if i + 1 < len(nodes) else NIL))
+    return triples
+
+
+def test_a_long_list_edited_deep_inside_hashes_apart() -> None:
+    # Found by the hostile-input probe: 64 rounds of refinement could not tell a list of
+    # 200 equal items from one of 260, so the edit was reported "unchanged".
+    assert graph_hash(_list(["x"] * 200)) != graph_hash(_list(["x"] * 260))
+    deep = ["x"] * 5000
+    edited = [*deep[:2500], "y", *deep[2501:]]
+    assert graph_hash(_list(deep)) != graph_hash(_list(edited))
+    assert graph_hash(_list(deep)) == graph_hash(list(reversed(_list(deep, prefix="m"))))
+
+
+def test_two_copies_of_a_restriction_are_not_one() -> None:
+    s = ox.NamedNode("http://x/s")
+    one = [ox.Triple(s, P, ox.BlankNode("a")), ox.Triple(ox.BlankNode("a"), Q, ox.Literal("1"))]
+    two = [*one, ox.Triple(s, P, ox.BlankNode("b")), ox.Triple(ox.BlankNode("b"), Q,
+                                                               ox.Literal("1"))]
+    assert graph_hash(one) != graph_hash(two)
+
+
+def _cycle(n: int, prefix: str) -> list[ox.Triple]:
+    nodes = [ox.BlankNode(f"{prefix}{i}") for i in range(n)]
+    return [ox.Triple(ox.NamedNode("http://x/s"), P, nodes[0]),
+            *(ox.Triple(nodes[i], Q, nodes[(i + 1) % n]) for i in range(n))]
+
+
+def test_blank_node_cycles_hash_by_shape() -> None:
+    assert graph_hash(_cycle(3, "a")) == graph_hash(_cycle(3, "b"))
+    assert graph_hash(_cycle(3, "a")) != graph_hash(_cycle(4, "a"))
