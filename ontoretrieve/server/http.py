@@ -175,7 +175,9 @@ _ERROR_MEANINGS = {
     422: "The request does not validate (the fields are named), or a proposal was "
          "rejected (the body then carries its report).",
     503: "A store cannot be reached.",
-    504: "Over server.request_timeout_seconds.",
+    504: "Over server.request_timeout_seconds (a read), or over "
+         "server.write_timeout_seconds (a write, type write_in_progress: it goes on and "
+         "will be applied).",
 }
 
 
@@ -351,6 +353,21 @@ class _Api:
                                                   limiter=self.limiter,
                                                   abandon_on_cancel=True)
 
+    async def write(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run a write (upload, apply, rollback) in a worker thread. A thread cannot be
+        stopped half-way, so past ``server.write_timeout_seconds`` the answer is a 504
+        that says the write goes on and will be applied, never a silent success."""
+        try:
+            with anyio.fail_after(self.settings.write_timeout_seconds):
+                return await anyio.to_thread.run_sync(
+                    functools.partial(function, *args, **kwargs), abandon_on_cancel=True)
+        except TimeoutError:
+            raise ApiError(504, "write_in_progress", (
+                f"the write was not finished after server.write_timeout_seconds = "
+                f"{self.settings.write_timeout_seconds:g} s; it goes on and will be applied: "
+                "check the tenant's catalog (GET /v1/{tenant}/catalog) before sending it "
+                "again")) from None
+
 
 def _retrieval_routes(api: _Api) -> APIRouter:
     router = APIRouter(tags=["retrieval"],
@@ -419,7 +436,7 @@ def _catalog_routes(api: _Api) -> APIRouter:
     async def catalog_load(filename: str, request: Request, tenant: Tenant) -> LoadResponse:
         """Upload one RDF file (the raw body) into the tenant's catalog and sync its index."""
         content = await request.body()
-        report, sync = await api.call(engine.catalog_upload, filename, content, tenant=tenant)
+        report, sync = await api.write(engine.catalog_upload, filename, content, tenant=tenant)
         return LoadResponse(catalog_load=report, index=sync)
 
     @router.get("/v1/{tenant}/index")
@@ -443,12 +460,12 @@ def _proposal_routes(api: _Api) -> APIRouter:
     @router.post("/v1/{tenant}/proposals/apply")
     async def apply(body: Proposal, tenant: Tenant) -> ApplyResult:
         """Validate and apply (422 with the report when rejected; nothing written then)."""
-        return await api.call(engine.apply, body, tenant=tenant)
+        return await api.write(engine.apply, body, tenant=tenant)
 
     @router.post("/v1/{tenant}/proposals/rollback")
     async def rollback(body: RollbackRequest, tenant: Tenant) -> RollbackResponse:
         """Switch an ontology back to the version its last applied update replaced."""
-        restored, sync = await api.call(engine.rollback, body.ontology_iri, tenant=tenant)
+        restored, sync = await api.write(engine.rollback, body.ontology_iri, tenant=tenant)
         return RollbackResponse(restored=restored, index=sync)
 
     return router

@@ -474,6 +474,9 @@ class ServerSettings(_Group):
     """None: required as soon as any tenant has a key; True/False force it."""
     max_request_bytes: int = Field(1_000_000, ge=1)
     request_timeout_seconds: float = Field(60.0, gt=0)
+    write_timeout_seconds: float = Field(1800.0, gt=0)
+    """How long an upload, apply or rollback may take before the answer is a 504 that
+    says the write goes on (a write is never cancelled half-way)."""
     max_text_chars: int = Field(200_000, ge=1)
     workers: int = Field(2, ge=1)
     """Requests computed at once; more wait their turn (the model uses both cores)."""

@@ -186,6 +186,29 @@ def test_a_request_over_the_time_limit_gets_504(tenant_config: Path, tmp_path: P
         _stop(process, client, tmp_path)
 
 
+def test_a_write_over_its_time_limit_says_it_goes_on(tenant_config: Path,
+                                                      tmp_path: Path) -> None:
+    process, client = _start(tenant_config, tmp_path,
+                             {"ONTORETRIEVE_SERVER__WRITE_TIMEOUT_SECONDS": "0.001"})
+    try:
+        r = client.put("/v1/beta/catalog/files/second.ttl",
+                       content=(FIXTURES / "second.ttl").read_bytes(), headers=_key("beta"))
+        assert r.status_code == 504 and r.json()["error"]["type"] == "write_in_progress"
+        assert "goes on and will be applied" in r.json()["error"]["message"]
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:  # and so it is: the upload lands
+            listed = client.get("/v1/beta/catalog", headers=_key("beta")).json()["ontologies"]
+            if any(v["source"].endswith("second.ttl") for v in listed):
+                break
+            time.sleep(0.5)
+        else:
+            pytest.fail("the upload answered 504 never landed")
+        assert client.post("/v1/beta/lookup", json={"mention": "mV"},
+                           headers=_key("beta")).status_code == 200
+    finally:
+        _stop(process, client, tmp_path)
+
+
 def test_proposals_over_http(server: httpx.Client) -> None:
     mini = "http://example.org/mini"
     listed = server.get("/v1/alpha/catalog", headers=_key("alpha")).json()["ontologies"]
