@@ -8,6 +8,7 @@ PosixPath('/tmp/x/index/default')
 from __future__ import annotations
 
 import hashlib
+import re
 import shutil
 import time
 from collections.abc import Callable, Mapping
@@ -173,6 +174,7 @@ def sync_index(
         drop_location=_drop_location(settings, tenant),
         mentions=mention_store(settings, tenant),
         intact=lambda location: location_intact(settings, tenant, location),
+        sweep=lambda keep: sweep_locations(settings, tenant, keep),
     )
     # Readers in other processes copy the shard only between syncs (edge_replica).
     with exclusive_lock(state_path.parent / INDEX_WRITE_LOCK):
@@ -207,6 +209,22 @@ def open_query_index(settings: Settings, tenant: str = DEFAULT_TENANT, *,
         raise IndexError_(_damaged(settings, tenant, state.location,
                                    f"it holds no points, its state {state.points:,}"))
     return VersionedIndex(index, state), state
+
+
+_EDGE_LOCATION = re.compile(r"edge_\d{14}_\d{6}")
+
+
+def sweep_locations(settings: Settings, tenant: str, keep: set[str]) -> list[str]:
+    """Remove the tenant's Edge shard folders other than ``keep``: those a killed
+    rebuild left (only the writer syncs, so none is being written). Returns them."""
+    if settings.vector_index.backend is not VectorBackend.EDGE:
+        return []
+    folder = tenant_dir(settings, tenant)
+    gone = [p for p in folder.iterdir() if p.is_dir() and p.name not in keep
+            and _EDGE_LOCATION.fullmatch(p.name)] if folder.is_dir() else []
+    for path in gone:
+        shutil.rmtree(path, ignore_errors=True)
+    return [p.name for p in gone]
 
 
 def location_intact(settings: Settings, tenant: str, location: str) -> bool:

@@ -140,6 +140,7 @@ class IndexSync:
         drop_location: Callable[[str], None],
         mentions: MentionStore | None = None,
         intact: Callable[[str], bool] = lambda location: True,
+        sweep: Callable[[set[str]], object] = lambda keep: None,
     ) -> None:
         self.settings = settings
         self.catalog = catalog
@@ -152,6 +153,8 @@ class IndexSync:
         self._drop_location = drop_location
         self.mentions = mentions
         self._intact = intact
+        self._sweep = sweep
+        """Removes locations left by killed rebuilds, all but the ones named."""
         """Whether a location's files are there (a deleted shard folder is rebuilt)."""
 
     @property
@@ -194,6 +197,7 @@ class IndexSync:
             # Nothing to write: the index is not even opened (Edge loads its
             # segments on open), so a restart on an unchanged catalog is cheap.
             state.save(work_path)
+            self._sweep({state.location})
             self._sync_forms(state, desired, [], progress)
             return self._report(state, rebuild, plan, state.points, counters, started)
         index = self._open_index(state.location, state.dimension)
@@ -215,6 +219,7 @@ class IndexSync:
             os.replace(work_path, self.state_path)  # the switch: the rebuild becomes visible
         if old_location is not None and old_location != state.location:
             self._drop_location(old_location)
+        self._sweep({state.location})  # what killed rebuilds left behind
         self._sync_forms(state, desired, deleted, progress)
         report = self._report(state, rebuild, plan, state.points, counters, started)
         report.repaired = repaired

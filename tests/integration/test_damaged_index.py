@@ -58,3 +58,12 @@ def test_a_shard_that_lost_its_segments_is_not_served(data: Path,
     with Engine.open(settings, embedder=real_embedder) as engine, \
             pytest.raises(IndexError_, match=r"holds no points, its state"):
         engine.retrieve(TEXT)
+
+
+def test_a_sync_sweeps_the_shards_killed_rebuilds_left(data: Path,
+                                                       real_embedder: FastEmbedder) -> None:
+    leftover = tenant_dir(load_settings(data_dir=data)) / "edge_20260101000000_000001"
+    shutil.copytree(_shard(data), leftover)  # as a rebuild killed before its switch leaves
+    with Engine.open(load_settings(data_dir=data), embedder=real_embedder) as engine:
+        engine.refresh()
+    assert not leftover.exists() and _shard(data).exists()
