@@ -38,7 +38,9 @@ from ontoretrieve.cli.common import (
     table_of,
     text_argument,
 )
+from ontoretrieve.engine.doctor import DoctorReport, Finding
 from ontoretrieve.engine.results import CatalogListing
+from ontoretrieve.errors import DataDirBusyError, StoreUnavailableError
 from ontoretrieve.index.build import index_status
 from ontoretrieve.query.seeder import SeedRetriever
 from ontoretrieve.settings import reference_names, setting_origins
@@ -249,3 +251,35 @@ def seeds_command(
 _LANE_SHORT = {"core": "core", "neighborhood": "nbhd", "bm25": "bm25", "mention": "mention"}
 
 
+
+
+@app.command("doctor")
+def doctor_command(
+    repair: Annotated[bool, typer.Option(
+        "--repair", metavar="", help="Fix what can be fixed without loss: sync or rebuild "
+        "an index from the catalog, remove leftover shards and replicas.")] = False,
+    data_dir: DataDir = None,
+    config: ConfigFile = None,
+    as_json: AsJson = False,
+    wait: WaitOption = 0.0,
+) -> None:
+    """Check the triple store and every tenant's index; exit 1 while a problem remains."""
+    with errors_to_exit():
+        settings = settings_from(data_dir, config)
+        try:
+            with open_engine(settings, Access.WRITE if repair else Access.AUTO,
+                             wait) as engine:
+                report = engine.doctor(repair=repair)
+        except DataDirBusyError:
+            raise
+        except StoreUnavailableError as exc:  # a store that cannot open is the finding
+            report = DoctorReport([Finding("triple store", "problem", str(exc))])
+    if as_json:
+        print_json({"healthy": report.healthy,
+                    "findings": [vars(f) for f in report.findings]})
+    else:
+        for finding in report.findings:
+            colour = {"ok": "green", "problem": "red", "repaired": "yellow"}[finding.verdict]
+            out.print(f"[{colour}]{escape(finding.line())}[/]", highlight=False)
+    if not report.healthy:
+        raise typer.Exit(1)

@@ -43,6 +43,7 @@ from ontoretrieve.engine.adapters import (
     SparqlEndpointAdapter,
     fan_out,
 )
+from ontoretrieve.engine.doctor import DoctorReport, examine
 from ontoretrieve.engine.documents import TermDocument, term_documents
 from ontoretrieve.engine.result_cache import ResultCache
 from ontoretrieve.engine.results import CatalogListing
@@ -515,6 +516,19 @@ class Engine:
         """Where a tenant's uploaded catalog files live."""
         require_tenant(self.settings.tenants, tenant)
         return self.settings.data_dir / "uploads" / tenant
+
+    def doctor(self, *, repair: bool = False) -> DoctorReport:
+        """Check the triple store and every tenant's index against each other and the
+        index state; with ``repair``, fix what can be fixed without loss (sync or
+        rebuild an index from the catalog, sweep leftover shards and replicas). A
+        damaged triple store is reported, never replaced.
+
+        Raises:
+            DataDirBusyError: ``repair`` while another process writes the data directory.
+        """
+        if repair:
+            self._require_writable()
+        return examine(self, repair=repair)
 
     def index_status(self, *, tenant: str = DEFAULT_TENANT) -> IndexStatus:
         """What the tenant's index holds and whether it matches its catalog and settings

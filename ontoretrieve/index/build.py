@@ -193,8 +193,8 @@ def open_query_index(settings: Settings, tenant: str = DEFAULT_TENANT, *,
     state = query_state(settings, tenant)
     if reader and settings.vector_index.backend is VectorBackend.EDGE:
         folder = tenant_dir(settings, tenant)
-        key = hashlib.sha256((folder / "state.json").read_bytes()).hexdigest()[:16]
-        index: VectorIndex = open_view(folder / state.location, key, state.dimension,
+        index: VectorIndex = open_view(folder / state.location,
+                                       replica_key(folder / "state.json"), state.dimension,
                                        settings.vector_index.distance,
                                        folder / INDEX_WRITE_LOCK, wait_seconds)
     else:
@@ -225,6 +225,11 @@ def sweep_locations(settings: Settings, tenant: str, keep: set[str]) -> list[str
     for path in gone:
         shutil.rmtree(path, ignore_errors=True)
     return [p.name for p in gone]
+
+
+def replica_key(state_file: Path) -> str:
+    """What names readers' replica of the index as the state file describes it."""
+    return hashlib.sha256(state_file.read_bytes()).hexdigest()[:16]
 
 
 def location_intact(settings: Settings, tenant: str, location: str) -> bool:

@@ -67,3 +67,33 @@ def test_a_sync_sweeps_the_shards_killed_rebuilds_left(data: Path,
     with Engine.open(load_settings(data_dir=data), embedder=real_embedder) as engine:
         engine.refresh()
     assert not leftover.exists() and _shard(data).exists()
+
+
+def _doctor(data: Path, *args: str) -> tuple[int, dict[str, object]]:
+    done = CliRunner().invoke(app, ["doctor", "--json", "--data-dir", str(data), *args],
+                              env={"HF_HUB_OFFLINE": "1"})
+    return done.exit_code, json.loads(done.stdout)
+
+
+def test_the_doctor_finds_repairs_and_never_replaces_the_store(data: Path) -> None:
+    code, healthy = _doctor(data)
+    assert code == 0 and healthy["healthy"] is True
+    shutil.rmtree(_shard(data))
+    leftover = tenant_dir(load_settings(data_dir=data)) / "edge_20260101000000_000002"
+    leftover.mkdir()
+    code, sick = _doctor(data)
+    verdicts = {f["check"]: f["verdict"] for f in sick["findings"]}  # type: ignore[union-attr]
+    assert code == 1 and verdicts["index of default"] == "problem"
+    assert verdicts["shards of default"] == "problem"
+    code, repaired = _doctor(data, "--repair")
+    verdicts = {f["check"]: f["verdict"] for f in repaired["findings"]}  # type: ignore[union-attr]
+    assert code == 0 and verdicts["index of default"] == "repaired"
+    assert not leftover.exists() and _shard(data).exists()
+    assert _doctor(data)[0] == 0
+    store = data / "oxigraph"
+    (store / "CURRENT").unlink()
+    before = sorted(p.name for p in store.iterdir())
+    for args in ((), ("--repair",)):
+        code, damaged = _doctor(data, *args)
+        assert code == 1 and "damaged" in json.dumps(damaged)
+    assert sorted(p.name for p in store.iterdir()) == before  # left exactly as it was
