@@ -68,8 +68,9 @@ def rdf_format(path: Path) -> ox.RdfFormat | None:
 def discover_files(path: Path) -> tuple[list[Path], list[Path]]:
     """The RDF files under ``path`` (a file or a folder, recursively), and the rest.
 
-    Hidden files and folders are ignored. Raises ``CatalogPathError`` when the
-    path does not exist or holds no RDF file.
+    Hidden files and folders are ignored; links to folders are not followed (they
+    are among the rest). Raises ``CatalogPathError`` when the path does not exist
+    or holds no RDF file.
     """
     if not path.exists():
         raise CatalogPathError(f"catalog path {path} does not exist")
@@ -82,9 +83,13 @@ def discover_files(path: Path) -> tuple[list[Path], list[Path]]:
     other: list[Path] = []
     for candidate in sorted(path.rglob("*")):
         relative = candidate.relative_to(path)
-        if any(part.startswith(".") for part in relative.parts) or not candidate.is_file():
+        if any(part.startswith(".") for part in relative.parts):
             continue
-        (rdf if rdf_format(candidate) else other).append(candidate.resolve())
+        if candidate.is_symlink() and candidate.is_dir():
+            other.append(candidate)  # not followed; the load report says so
+            continue
+        if candidate.is_file():
+            (rdf if rdf_format(candidate) else other).append(candidate.resolve())
     if not rdf:
         raise CatalogPathError(f"catalog folder {path} holds no RDF file")
     return rdf, other

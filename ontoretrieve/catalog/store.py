@@ -116,6 +116,7 @@ class Catalog:
         """
         started = time.perf_counter()
         files, skipped = discover_files(path)
+        linked = [p for p in skipped if p.is_symlink() and p.is_dir()]
         root = path.resolve()
         every_version = self.versions(include_inactive=True, own_only=True)
         known = {v.source: v for v in every_version if v.status is VersionStatus.CURRENT}
@@ -128,6 +129,8 @@ class Catalog:
         removed = (self._retire_missing(root, {str(f) for f in files}, known)
                    if path.is_dir() else [])
         outcome.warnings.extend(self._shared_iri_warnings())
+        outcome.warnings.extend(f"{p}: a link to a folder, not followed (a link may leave "
+                                "the catalog or loop); load that folder itself" for p in linked)
         report = LoadReport(
             root=str(root), added=outcome.added, updated=outcome.updated,
             unchanged=outcome.unchanged, removed=removed, failed=outcome.failed,

@@ -113,3 +113,16 @@ def test_a_state_file_location_outside_the_data_dir_is_refused(tmp_path: Path) -
                                 "dimension": 384, "fingerprint": {}}))
     with pytest.raises(IndexError_, match=r"(?s)unreadable .*location.*pattern"):
         IndexState.load(path)
+
+
+def test_a_linked_folder_is_named_not_skipped_silently(tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    shutil.copy(FIXTURES / "second.ttl", outside / "second.ttl")
+    folder = tmp_path / "catalog"
+    folder.mkdir()
+    shutil.copy(FIXTURES / "mini.ttl", folder / "mini.ttl")
+    (folder / "linked").symlink_to(outside, target_is_directory=True)
+    report = Catalog(OxigraphStore.in_memory()).load(folder)
+    assert len(report.added) == 1
+    assert any("linked: a link to a folder, not followed" in w for w in report.warnings)
