@@ -106,10 +106,11 @@ def _tenant(engine: Engine, tenant: str, repair: bool) -> list[Finding]:
     if status.catalog_not_indexed or status.pending:
         problems.append(f"{status.catalog_not_indexed} catalog version(s) not indexed, "
                         f"{len(status.pending)} pending")
+    damaged = bool(status.damaged) or any("damaged" in p for p in problems)
     findings = [Finding(name, "ok", f"{status.atoms:,} atoms from {status.ontologies} "
                         "versions, matching the catalog")] if not problems else [
         _repaired_or(engine, tenant, name, repair, "; ".join(problems),
-                     rebuild=status.fingerprint_matches is False)]
+                     rebuild=damaged or status.fingerprint_matches is False)]
     findings.extend(_leftovers(engine, tenant, repair))
     return findings
 

@@ -243,8 +243,8 @@ def location_intact(settings: Settings, tenant: str, location: str) -> bool:
 
 def _damaged(settings: Settings, tenant: str, location: str, what: str) -> str:
     return (f"the index {location} of tenant {tenant} is damaged ({what}); queries would "
-            "find nothing. Run `ontoretrieve index` to rebuild it from the catalog "
-            f"(data dir {settings.data_dir})")
+            "find nothing. Run `ontoretrieve doctor --repair` (or `ontoretrieve index "
+            f"--rebuild`) to rebuild it from the catalog (data dir {settings.data_dir})")
 
 
 def query_state(settings: Settings, tenant: str = DEFAULT_TENANT) -> IndexState:

@@ -41,7 +41,7 @@ def test_a_deleted_shard_is_reported_then_rebuilt(data: Path,
     assert status.exit_code == 1 and "damaged" in json.loads(status.stdout)["damaged"]
     settings = load_settings(data_dir=data)
     with Engine.open(settings, embedder=real_embedder) as engine:
-        with pytest.raises(IndexError_, match=r"is damaged .*folder is gone.*ontoretrieve index"):
+        with pytest.raises(IndexError_, match=r"is damaged .*folder is gone.*doctor --repair"):
             engine.retrieve(TEXT)
         assert not _shard(data).exists()  # opening did not make an empty shard in its place
         report = engine.refresh()
@@ -55,9 +55,12 @@ def test_a_shard_that_lost_its_segments_is_not_served(data: Path,
         shutil.rmtree(_shard(data) / part)
         (_shard(data) / part).mkdir()  # the folders are there, the points are not
     settings = load_settings(data_dir=data)
-    with Engine.open(settings, embedder=real_embedder) as engine, \
-            pytest.raises(IndexError_, match=r"holds no points, its state"):
-        engine.retrieve(TEXT)
+    with Engine.open(settings, embedder=real_embedder) as engine:
+        with pytest.raises(IndexError_, match=r"holds no points, its state"):
+            engine.retrieve(TEXT)
+        report = engine.doctor(repair=True)
+        assert report.healthy and "rebuilt" in report.findings[1].detail
+        assert "http://example.org/mini#Sensor" in engine.retrieve(TEXT).terms
 
 
 def test_a_sync_sweeps_the_shards_killed_rebuilds_left(data: Path,
