@@ -87,7 +87,9 @@ def this_command() -> str:
     if not sys.argv or not sys.argv[0]:
         return "python"
     words = list(itertools.takewhile(lambda word: not word.startswith("-"), sys.argv[1:3]))
-    return " ".join([Path(sys.argv[0]).name, *words])
+    program = Path(sys.argv[0])
+    name = program.parent.name if program.name == "__main__.py" else program.name  # -m
+    return " ".join([name, *words])
 
 
 class WriterLock:
