@@ -64,6 +64,17 @@ def real_embedder(model_cache: Path):  # type: ignore[no-untyped-def]
     return FastEmbedder(EmbedSettings(), model_cache)
 
 
+@pytest.fixture
+def indexed_data_dir(tmp_path: Path, catalog_dir: Path, real_embedder) -> Path:  # type: ignore[no-untyped-def]
+    """A data dir with ``catalog_dir`` loaded and indexed (the default tenant)."""
+    from ontoretrieve import Engine, load_settings
+
+    folder = tmp_path / "data"
+    with Engine.open(load_settings(data_dir=folder), embedder=real_embedder) as engine:
+        engine.catalog_load(catalog_dir)
+    return folder
+
+
 # -- tenants: two tenants with disjoint catalogs, one layered over the first ------------
 
 @pytest.fixture(scope="session")

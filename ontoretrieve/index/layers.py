@@ -196,7 +196,7 @@ class LentIndex(VersionedIndex):
     """
 
     def __init__(self, index: VectorIndex) -> None:
-        super().__init__(index, IndexState(backend="", location="", dimension=0,
+        super().__init__(index, IndexState(backend="", location="lent", dimension=0,
                                            fingerprint={}))
 
     def close(self) -> None:

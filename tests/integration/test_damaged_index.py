@@ -21,11 +21,8 @@ TEXT = "a sensor observes a property"
 
 
 @pytest.fixture
-def data(tmp_path: Path, catalog_dir: Path, real_embedder: FastEmbedder) -> Path:
-    folder = tmp_path / "data"
-    with Engine.open(load_settings(data_dir=folder), embedder=real_embedder) as engine:
-        engine.catalog_load(catalog_dir)
-    return folder
+def data(indexed_data_dir: Path) -> Path:
+    return indexed_data_dir
 
 
 def _shard(data: Path) -> Path:

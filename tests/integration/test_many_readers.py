@@ -42,11 +42,8 @@ _NEW_TERM = b"""@prefix : <http://example.org/late#> .
 
 
 @pytest.fixture
-def built(tmp_path: Path, catalog_dir: Path, real_embedder: FastEmbedder) -> Path:
-    data = tmp_path / "data"
-    with Engine.open(load_settings(data_dir=data), embedder=real_embedder) as engine:
-        engine.catalog_load(catalog_dir)
-    return data
+def built(indexed_data_dir: Path) -> Path:
+    return indexed_data_dir
 
 
 def _env() -> dict[str, str]:
