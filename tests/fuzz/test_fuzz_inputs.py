@@ -9,6 +9,7 @@ means one of ontoretrieve's own errors with the place named; anything else
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pyoxigraph as ox
@@ -89,8 +90,11 @@ def test_catalog_files_parse_or_fail_with_file_line_column(tmp_path: Path,
 
 
 setting_values = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6),
-                           st.floats(allow_nan=True), wild_text.map(lambda s: s[:40]),
-                           st.lists(st.integers(), max_size=3))
+                           st.integers(-10**30, 10**30), st.floats(allow_nan=True),
+                           st.sampled_from([float("inf"), float("-inf"), float("nan"), 1e308]),
+                           wild_text.map(lambda s: s[:40]), st.lists(st.integers(), max_size=3))
+"""Extreme numbers among them: an infinite weight or a top_k of 1e23 once validated and
+then broke every query."""
 setting_keys = st.sampled_from([
     ("fusion", "top_k"), ("fusion", "core_weight"), ("seeds", "max_atoms"),
     ("expand", "context_max_triples"), ("windows", "window_sentences"), ("index",
@@ -111,11 +115,18 @@ def test_settings_load_or_name_the_setting(pairs: list[tuple[tuple[str, str], ob
     for (group, field), value in pairs:
         overrides.setdefault(group, {})[field] = value
     try:
-        load_settings(**overrides, tenants=tenants)
+        loaded = load_settings(**overrides, tenants=tenants)
     except SettingsError as exc:
         assert "invalid settings" in str(exc)
         named = [f"{g}.{f}" for (g, f), _ in pairs] + ["tenants"]
         assert any(name in str(exc) for name in named)
+        return
+    for group, field in {key for key, _ in pairs}:
+        value = getattr(getattr(loaded, group), field)
+        if isinstance(value, float):
+            assert math.isfinite(value), (group, field, value)
+        if isinstance(value, int) and not isinstance(value, bool):
+            assert abs(value) < 2**31, (group, field, value)
 
 
 @fuzz
@@ -163,3 +174,77 @@ def test_a_huge_text_is_refused_before_work(tmp_path: Path) -> None:
     with Engine.open(load_settings(data_dir=tmp_path), in_memory=True) as engine, \
             pytest.raises(TextTooLongError, match=r"server\.max_text_chars"):
         engine.retrieve("x" * 200_001)
+
+
+@fuzz
+@given(depth=st.integers(1, 9), fanout=st.integers(1, 12), uses=st.integers(1, 3))
+def test_nested_entities_are_refused_past_their_bound_or_parsed(
+        tmp_path: Path, depth: int, fanout: int, uses: int) -> None:
+    from ontoretrieve.catalog.entities import MAX_ENTITY_BYTES, MAX_EXPANDED_BYTES
+
+    levels = "".join(f'<!ENTITY e{i} "{f"&e{i - 1};" * fanout}">' for i in range(1, depth))
+    body = f"&e{depth - 1};" * uses
+    path = tmp_path / "entities.rdf"
+    path.write_text(
+        f'<?xml version="1.0"?><!DOCTYPE rdf:RDF [<!ENTITY e0 "lol">{levels}]>'
+        '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" '
+        'xmlns:rdfs="http://www.w3.org/2000/01/rdf-schema#"><rdf:Description '
+        f'rdf:about="http://x/a"><rdfs:label>{body}</rdfs:label></rdf:Description></rdf:RDF>')
+    largest = 3 * fanout ** (depth - 1)
+    try:
+        parsed = parse_file(path)
+    except CatalogParseError as exc:
+        assert largest > MAX_ENTITY_BYTES or largest * uses > MAX_EXPANDED_BYTES, exc
+        assert exc.reason.startswith("refused:")
+        return
+    assert largest <= MAX_ENTITY_BYTES
+    assert len(parsed.triples[0].object.value) == largest * uses  # expanded, and bounded
+
+
+@fuzz
+@given(length=st.integers(1, 3000), data=st.data())
+def test_deep_lists_hash_by_content_never_by_depth(length: int, data: st.DataObject) -> None:
+    from ontoretrieve.rdf.canonical import graph_hash
+
+    first = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#first")
+    rest = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#rest")
+    nil = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#nil")
+
+    def as_list(items: list[str], label: str) -> list[ox.Triple]:
+        nodes = [ox.BlankNode(f"{label}{i}") for i in range(len(items))]
+        triples = [ox.Triple(ox.NamedNode("http://x/s"), first, nodes[0])]
+        for i, item in enumerate(items):
+            triples += [ox.Triple(nodes[i], first, ox.Literal(item)),
+                        ox.Triple(nodes[i], rest, nodes[i + 1] if i + 1 < length else nil)]
+        return triples
+
+    items = ["x"] * length
+    at = data.draw(st.integers(0, length - 1))
+    edited = [*items[:at], "y", *items[at + 1:]]
+    assert graph_hash(as_list(items, "a")) == graph_hash(list(reversed(as_list(items, "b"))))
+    assert graph_hash(as_list(items, "a")) != graph_hash(as_list(edited, "a"))
+
+
+@settings(max_examples=25 * SCALE, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(name=st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs", "Cc"),
+                                           exclude_characters="/\\"), min_size=1, max_size=30)
+       .filter(lambda n: not n.startswith(".") and len(n.encode()) < 200))
+def test_any_file_name_loads_and_lists(tmp_path_factory: pytest.TempPathFactory,
+                                      name: str) -> None:
+    from typer.testing import CliRunner
+
+    from ontoretrieve.cli import app
+
+    root = tmp_path_factory.mktemp("names")
+    (root / "catalog").mkdir()
+    (root / "catalog" / f"{name}.ttl").write_bytes(FIXTURE)
+    runner = CliRunner()
+    data = str(root / "data")
+    loaded = runner.invoke(app, ["catalog", "load", str(root / "catalog"), "--data-dir", data,
+                                 "--json"])
+    assert loaded.exit_code == 0, loaded.output
+    assert json.loads(loaded.stdout)["added"][0]["source"].endswith(f"{name}.ttl")
+    listed = runner.invoke(app, ["catalog", "list", "--data-dir", data],
+                           env={"COLUMNS": "400"})
+    assert listed.exit_code == 0 and "Traceback" not in listed.output, listed.output
