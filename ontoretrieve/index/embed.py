@@ -167,6 +167,16 @@ def _bm25_dir() -> Path:
     return Path(str(folder))
 
 
+def _check_model_folder(folder: Path) -> None:
+    """``embed.dense_model_path`` must name the folder of an exported ONNX model."""
+    if not folder.is_dir():
+        raise EmbeddingModelError(f"embed.dense_model_path {folder} is not a folder")
+    if next(folder.glob("*.onnx"), None) is None:
+        raise EmbeddingModelError(
+            f"embed.dense_model_path {folder} holds no ONNX model (*.onnx): name the folder "
+            "of an exported model (model.onnx with its tokenizer files)")
+
+
 class FastEmbedder:
     """``Embedder`` over fastembed's ONNX models."""
 
@@ -179,12 +189,14 @@ class FastEmbedder:
             model_path = str(packaged_model_dir(cache_dir))
         self._cache_dir = cache_dir
         self._model_path = model_path
+        if settings.dense_model_path is not None:
+            _check_model_folder(Path(settings.dense_model_path))
         try:
             self._dense = self._load_dense()
             self._sparse = SparseTextEmbedding(settings.sparse_model,
                                                specific_model_path=str(_bm25_dir()),
                                                cache_dir=str(cache_dir / "fastembed"))
-        except (ValueError, OSError, RuntimeError) as exc:
+        except Exception as exc:  # ONNX Runtime raises its own classes (NoSuchFile, ...)
             raise EmbeddingModelError(
                 f"cannot load embedding model {settings.dense_model!r}"
                 f"{f' from {model_path}' if model_path else ''}: {exc}") from exc

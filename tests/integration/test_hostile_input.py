@@ -126,3 +126,21 @@ def test_a_linked_folder_is_named_not_skipped_silently(tmp_path: Path) -> None:
     report = Catalog(OxigraphStore.in_memory()).load(folder)
     assert len(report.added) == 1
     assert any("linked: a link to a folder, not followed" in w for w in report.warnings)
+
+
+@pytest.mark.parametrize("folder", ["system", "bogus"])
+def test_a_dense_model_path_that_holds_no_model_is_named(tmp_path: Path, folder: str) -> None:
+    target = Path("/etc") if folder == "system" else tmp_path / "model"
+    if folder == "bogus":
+        target.mkdir()
+        (target / "model.onnx").write_text("not a model")
+    catalog = tmp_path / "catalog"
+    catalog.mkdir()
+    shutil.copy(FIXTURES / "mini.ttl", catalog)
+    done = runner.invoke(app, ["index", "--catalog", str(catalog), "--data-dir",
+                               str(tmp_path / "data")],
+                         env={"ONTORETRIEVE_EMBED__DENSE_MODEL_PATH": str(target),
+                              "HF_HUB_OFFLINE": "1"})
+    assert done.exit_code == 2 and "Traceback" not in done.output, done.output
+    assert str(target) in done.output and ("no ONNX model" in done.output
+                                           or "cannot load embedding model" in done.output)
