@@ -109,7 +109,8 @@ def retrieve_command(
         matches = term_matches(context)
         typer.echo((as_sssom(matches) if fmt == "sssom" else as_csv(matches)).rstrip("\n"))
         return
-    graph = context.serialize("turtle" if fmt == "turtle" else "jsonld")
+    with errors_to_exit():  # JSON-LD cannot carry every graph (RDF 1.2 triple terms)
+        graph = context.serialize("turtle" if fmt == "turtle" else "jsonld")
     if graph:
         typer.echo(graph.rstrip("\n"))
     _summary(context)

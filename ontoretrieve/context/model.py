@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Literal
 import pyoxigraph as ox
 from pydantic import BaseModel, ConfigDict
 
+from ontoretrieve.errors import OntoRetrieveError
 from ontoretrieve.rdf.vocab import WELL_KNOWN_PREFIXES
 from ontoretrieve.records import CatalogAccessMode, SeedEvidence, SeedFunnel, TermStep
 
@@ -180,6 +181,11 @@ class Context(BaseModel):
         """The context as an rdflib Graph (parsing costs about 40 ms per 500 triples)."""
         import rdflib
 
+        if any(isinstance(t.object, ox.Triple) or isinstance(t.subject, ox.Triple)
+               for t in self.triples()):
+            raise OntoRetrieveError(
+                "the context holds RDF 1.2 triple terms (RDF-star), which rdflib cannot "
+                "read: use Context.triples() (pyoxigraph) or serialize('turtle')")
         graph = rdflib.Graph(bind_namespaces="none")
         graph.parse(data=self.ntriples, format="nt")
         for prefix, namespace in used_prefixes(self.triples()).items():
@@ -246,5 +252,10 @@ def serialize_triples(triples: Sequence[ox.Triple], fmt: OutputFormat) -> str:
     if fmt not in _FORMATS:
         raise ValueError(f"unknown format {fmt!r}: use turtle, jsonld or ntriples")
     prefixes = used_prefixes(triples) if fmt == "turtle" else None
-    data = ox.serialize(triples, format=_FORMATS[fmt], prefixes=prefixes)
+    try:
+        data = ox.serialize(triples, format=_FORMATS[fmt], prefixes=prefixes)
+    except OSError as exc:  # JSON-LD cannot carry RDF 1.2 triple terms (RDF-star)
+        raise OntoRetrieveError(f"the context cannot be written as {fmt}: {exc}; its "
+                                "catalog uses RDF 1.2 triple terms (RDF-star): use turtle "
+                                "or ntriples") from None
     return data.decode() if data else ""

@@ -144,3 +144,37 @@ def test_a_dense_model_path_that_holds_no_model_is_named(tmp_path: Path, folder:
     assert done.exit_code == 2 and "Traceback" not in done.output, done.output
     assert str(target) in done.output and ("no ONNX model" in done.output
                                            or "cannot load embedding model" in done.output)
+
+
+STAR = """@prefix : <http://example.org/star#> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+<http://example.org/star> a owl:Ontology .
+:Probe a owl:Class ; rdfs:label "probe" ; rdfs:subClassOf :Device .
+:Device a owl:Class ; rdfs:label "device" .
+<< :Probe rdfs:subClassOf :Device >> :assertedBy :curator .
+:Probe :asserts <<( :Probe rdfs:subClassOf :Device )>> .
+"""
+
+
+def test_json_ld_of_an_rdf_star_context_is_a_clear_error(tmp_path: Path) -> None:
+    catalog = tmp_path / "catalog"
+    catalog.mkdir()
+    (catalog / "star.ttl").write_text(STAR)
+    data = str(tmp_path / "data")
+    turtle = runner.invoke(app, ["retrieve", "a probe is a device", "--catalog", str(catalog),
+                                 "--data-dir", data, "--mode", "full"],
+                           env={"HF_HUB_OFFLINE": "1"})
+    assert turtle.exit_code == 0, turtle.output
+    jsonld = runner.invoke(app, ["retrieve", "a probe is a device", "--data-dir", data,
+                                 "--mode", "full", "--format", "jsonld"],
+                           env={"HF_HUB_OFFLINE": "1"})
+    assert jsonld.exit_code == 2 and "Traceback" not in jsonld.output
+    assert "RDF 1.2 triple terms" in jsonld.output and "turtle" in jsonld.output
+
+    from ontoretrieve import Engine, OntoRetrieveError, load_settings
+
+    with Engine.open(load_settings(data_dir=data)) as engine:
+        context = engine.retrieve("a probe is a device", mode="full")
+        with pytest.raises(OntoRetrieveError, match=r"RDF 1\.2 triple terms"):
+            context.graph()
