@@ -49,6 +49,7 @@ __all__ = [
     "busy_error",
     "claim",
     "exclusive_lock",
+    "file_stamp",
     "holder_of",
     "shared_lock",
     "this_command",
@@ -126,10 +127,6 @@ class WriterLock:
             raise busy_error(data_dir, wait_seconds)
         return lock
 
-    @property
-    def held(self) -> bool:
-        return self._handle is not None
-
     def release(self) -> None:
         """Give the lock up (safe to repeat); the record is cleared first."""
         if self._handle is None:
@@ -151,6 +148,16 @@ def claim(data_dir: Path, access: Access, wait_seconds: float = 0.0) -> WriterLo
     if access is Access.READ and (data_dir / "oxigraph" / "CURRENT").exists():
         return None
     return WriterLock.acquire(data_dir, wait_seconds=wait_seconds)
+
+
+def file_stamp(path: Path) -> tuple[int, int] | None:
+    """A file's inode and modification time (None: no such file): what a reader in
+    another process compares to see that a writer replaced or rewrote the file."""
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    return info.st_ino, info.st_mtime_ns
 
 
 def holder_of(data_dir: Path) -> Holder | None:

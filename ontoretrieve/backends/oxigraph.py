@@ -21,6 +21,7 @@ from typing import TypeVar
 
 import pyoxigraph as ox
 
+from ontoretrieve.backends.access import file_stamp
 from ontoretrieve.backends.triple_store import Solution
 from ontoretrieve.errors import StoreQueryError, StoreUnavailableError, map_errors
 from ontoretrieve.rdf import sparql
@@ -54,7 +55,7 @@ class OxigraphStore:
             path.mkdir(parents=True, exist_ok=True)
             return cls(ox.Store(str(path)), str(path), reopen=path)
         except RuntimeError as exc:  # RocksDB's "Corruption: ..." (a truncated file)
-            raise StoreUnavailableError(_damaged(path, str(exc).split("  ")[0])) from None
+            raise StoreUnavailableError(_damaged(path, _first_sentence(exc))) from None
         except OSError as exc:
             if exc.errno in (errno.EROFS, errno.EACCES) or "Read-only file system" in str(exc):
                 try:
@@ -190,12 +191,8 @@ def _writes_marker(path: Path) -> Path:
 
 
 def _writes_stamp(path: Path) -> tuple[int, int] | None:
-    """What a reader compares: the marker's inode and mtime (None: no write announced)."""
-    try:
-        info = _writes_marker(path).stat()
-    except OSError:
-        return None
-    return info.st_ino, info.st_mtime_ns
+    """What a reader compares: the marker's stamp (None: no write announced)."""
+    return file_stamp(_writes_marker(path))
 
 
 def _solutions(results: ox.QuerySolutions | ox.QueryBoolean | ox.QueryTriples,
@@ -225,7 +222,7 @@ def _open_read_only(path: Path) -> ox.Store:
             return ox.Store.read_only(str(path))
         except (OSError, RuntimeError) as exc:
             if attempt == _REOPEN_TRIES - 1 and "Corruption" in str(exc):
-                raise StoreUnavailableError(_damaged(path, str(exc).split("  ")[0])) from None
+                raise StoreUnavailableError(_damaged(path, _first_sentence(exc))) from None
             if attempt == _REOPEN_TRIES - 1:
                 raise StoreUnavailableError(
                     f"cannot open the triple store at {path} read-only: {exc}") from exc
@@ -243,6 +240,11 @@ def _refuse_damaged(path: Path) -> None:
         return
     if any(next(path.glob(pattern), None) is not None for pattern in _ROCKSDB_FILES):
         raise StoreUnavailableError(_damaged(path, "its CURRENT file is missing"))
+
+
+def _first_sentence(exc: BaseException) -> str:
+    """RocksDB's message up to its advice ("  The file ... may be corrupted.")."""
+    return str(exc).split("  ")[0]
 
 
 def _damaged(path: Path, what: str) -> str:

@@ -29,7 +29,7 @@ from types import TracebackType
 from typing import Any
 
 from ontoretrieve.backends import TripleStore, open_triple_store
-from ontoretrieve.backends.access import Access, WriterLock, busy_error, claim
+from ontoretrieve.backends.access import Access, WriterLock, busy_error, claim, file_stamp
 from ontoretrieve.catalog.files import stage_upload
 from ontoretrieve.catalog.store import Catalog, ProgressCallback
 from ontoretrieve.context.model import Context, Mode
@@ -211,7 +211,7 @@ class Engine:
         if tenant.retriever is None:
             tenant.retriever = Retriever.open(self.settings, self.store, tenant.name,
                                               self.embedder(), reader=not self.writable)
-            tenant.opened_state = _state_stamp(self._state_file(tenant))
+            tenant.opened_state = file_stamp(self._state_file(tenant))
         return tenant.retriever
 
     def _state_file(self, tenant: _Tenant) -> Path:
@@ -220,7 +220,7 @@ class Engine:
     def _follow_writer(self, tenant: _Tenant) -> None:
         """A reader moves to the index the writing process last left, once a replica of
         it can be made without waiting; until then it answers from the one it has."""
-        stamp = _state_stamp(self._state_file(tenant))
+        stamp = file_stamp(self._state_file(tenant))
         if stamp == tenant.opened_state or tenant.retriever is None:
             return
         try:
@@ -730,14 +730,6 @@ class Engine:
         return {"tenant": tenant, "operations": dict(state.counts),
                 "seconds": {k: round(v, 4) for k, v in state.seconds.items()},
                 "result_cache": self.cache.stats(tenant)}
-
-
-def _state_stamp(path: Path) -> tuple[int, int] | None:
-    try:
-        info = path.stat()
-    except OSError:
-        return None
-    return info.st_ino, info.st_mtime_ns
 
 
 def _check_budget(max_tokens: int | None) -> None:

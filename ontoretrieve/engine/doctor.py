@@ -21,7 +21,13 @@ from typing import Any, Literal, Protocol
 from ontoretrieve.backends import TripleStore
 from ontoretrieve.backends.edge_replica import READERS_DIR
 from ontoretrieve.errors import OntoRetrieveError
-from ontoretrieve.index.build import index_status, replica_key, sweep_locations, tenant_dir
+from ontoretrieve.index.build import (
+    index_status,
+    leftover_locations,
+    replica_key,
+    sweep_locations,
+    tenant_dir,
+)
 from ontoretrieve.index.state import IndexState
 from ontoretrieve.records import LoadReport, SyncReport
 from ontoretrieve.settings import Settings
@@ -133,7 +139,7 @@ def _leftovers(engine: Engine, tenant: str, repair: bool) -> list[Finding]:
     folder = tenant_dir(engine.settings, tenant)
     state = IndexState.load(folder / "state.json")
     keep = {state.location} if state else set()
-    orphans = [p.name for p in folder.glob("edge_*") if p.is_dir() and p.name not in keep]
+    orphans = [p.name for p in leftover_locations(engine.settings, tenant, keep)]
     readers = folder / READERS_DIR
     current = f"{state.location}-{replica_key(folder / 'state.json')}" if state else ""
     replicas = [p for p in readers.iterdir() if p.is_dir() and p.name != current

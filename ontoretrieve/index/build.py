@@ -214,14 +214,19 @@ def open_query_index(settings: Settings, tenant: str = DEFAULT_TENANT, *,
 _EDGE_LOCATION = re.compile(r"edge_\d{14}_\d{6}")
 
 
-def sweep_locations(settings: Settings, tenant: str, keep: set[str]) -> list[str]:
-    """Remove the tenant's Edge shard folders other than ``keep``: those a killed
-    rebuild left (only the writer syncs, so none is being written). Returns them."""
-    if settings.vector_index.backend is not VectorBackend.EDGE:
-        return []
+def leftover_locations(settings: Settings, tenant: str, keep: set[str]) -> list[Path]:
+    """The tenant's Edge shard folders other than ``keep``: those killed rebuilds left."""
     folder = tenant_dir(settings, tenant)
-    gone = [p for p in folder.iterdir() if p.is_dir() and p.name not in keep
-            and _EDGE_LOCATION.fullmatch(p.name)] if folder.is_dir() else []
+    if settings.vector_index.backend is not VectorBackend.EDGE or not folder.is_dir():
+        return []
+    return sorted(p for p in folder.iterdir() if p.is_dir() and p.name not in keep
+                  and _EDGE_LOCATION.fullmatch(p.name))
+
+
+def sweep_locations(settings: Settings, tenant: str, keep: set[str]) -> list[str]:
+    """Remove ``leftover_locations`` (only the writer syncs, so none is being written).
+    Returns their names."""
+    gone = leftover_locations(settings, tenant, keep)
     for path in gone:
         shutil.rmtree(path, ignore_errors=True)
     return [p.name for p in gone]
