@@ -173,11 +173,12 @@ def read_text(path: Path, max_chars: int) -> str:
     device such as /dev/zero, or a huge file, is never read whole)."""
     try:
         with path.open("rb") as handle:
-            data = handle.read(4 * max_chars + 4)  # UTF-8 takes at most 4 bytes a character
-        text = data.decode("utf-8")
+            data = handle.read(4 * max_chars + 1)  # UTF-8 takes at most 4 bytes a character
+        # Checked before decoding: a read cut at the limit may end inside a character.
+        text = "" if len(data) > 4 * max_chars else data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise OntoRetrieveError(f"cannot read {path}: {exc}") from exc
-    if len(text) > max_chars or len(data) > 4 * max_chars:
+    if len(data) > 4 * max_chars or len(text) > max_chars:
         raise TextTooLongError(f"{path} is longer than the limit of {max_chars:,} "
                                "characters (server.max_text_chars)")
     return text
