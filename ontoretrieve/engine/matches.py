@@ -45,7 +45,7 @@ __all__ = ["TermMatch", "as_csv", "as_sssom", "term_matches"]
 
 _TYPES = {"label": "label", "exact": "exact_synonym", "related": "related_synonym",
           "broad": "broad_synonym", "narrow": "narrow_synonym", "symbol": "symbol",
-          "local_name": "worded_name"}
+          "local_name": "worded_name", "elliptic": "elliptic_name"}
 COLUMNS = ("subject_source", "subject_label", "start", "end", "object_id", "object_label",
            "object_source", "match_type", "predicate_id", "mapping_justification",
            "confidence")
@@ -122,7 +122,7 @@ def _predicate(match_type: str) -> str:
         return "skos:broadMatch"
     if kind == "narrow_synonym":
         return "skos:narrowMatch"
-    if kind in ("related_synonym", "derived", "similar"):
+    if kind in ("related_synonym", "derived", "similar", "elliptic_name"):
         return "skos:closeMatch"
     return "skos:exactMatch"
 

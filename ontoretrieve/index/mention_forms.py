@@ -62,6 +62,9 @@ class FormKind(StrEnum):
     NARROW = "narrow"
     SYMBOL = "symbol"
     LOCAL_NAME = "local_name"
+    ELLIPTIC = "elliptic"
+    """Not stored with a term: a word standing for a two-word name that owns it in its
+    ontology ("expression" for *gene expression*), derived when the keys are built."""
 
 
 _SYNONYM_KINDS = {

@@ -33,6 +33,7 @@ later uses: "ES cells" then names "embryonic stem cell".
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import re
 import unicodedata
@@ -43,6 +44,7 @@ import ahocorasick
 
 from ontoretrieve.index.mention_forms import FormKind, TermForms
 from ontoretrieve.index.mention_text import (
+    STOPWORDS,
     Token,
     exact_key,
     fold_word,
@@ -58,12 +60,14 @@ __all__ = [
     "Mention",
     "MentionDictionary",
     "abbreviations",
+    "elliptic_keys",
     "form_keys",
     "keyed_forms",
     "root_key",
+    "term_keys",
 ]
 
-MATCH_SCHEME = "mm-3"
+MATCH_SCHEME = "mm-5"
 """Version of the keys and automatons built here: part of the cached dictionary's name,
 so a change rebuilds the dictionary from the stored forms (never the forms)."""
 
@@ -71,6 +75,7 @@ KIND_WEIGHTS = {
     FormKind.LABEL.value: 1.0, FormKind.EXACT.value: 0.9, FormKind.SYMBOL.value: 0.9,
     FormKind.LOCAL_NAME.value: 0.7, FormKind.RELATED.value: 0.5,
     FormKind.NARROW.value: 0.4, FormKind.BROAD.value: 0.3,
+    FormKind.ELLIPTIC.value: 0.5,
 }
 """How much a form of each kind says about its term (related synonyms are loose)."""
 
@@ -204,11 +209,22 @@ KeyedForm = tuple[str, str, str, str, str]
 
 def keyed_forms(terms: Sequence[TermForms]) -> list[KeyedForm]:
     """Each form of each term under the keys it is matched by, in the order a
-    dictionary build takes them (pure; no version in it).
+    dictionary build takes them, then the version's elliptic keys (pure; no
+    version in it).
 
     >>> forms = (("nuclear", "label"), ("mV", "symbol"))
     >>> [k[:2] for k in keyed_forms([TermForms("http://x/t", forms)])]
     [('folded', ' nuclear '), ('root', ' nucle '), ('exact', ' mV ')]
+    """
+    found = term_keys(terms)
+    return found + elliptic_keys(found)
+
+
+def term_keys(terms: Sequence[TermForms]) -> list[KeyedForm]:
+    """The keys of each term's own forms (a term's keys depend on its forms alone).
+
+    >>> [k[1] for k in term_keys([TermForms("http://x/t", (("cells", "label"),))])]
+    [' cell ']
     """
     found: list[KeyedForm] = []
     for term in terms:
@@ -220,7 +236,98 @@ def keyed_forms(terms: Sequence[TermForms]) -> list[KeyedForm]:
             root = _root_of(keyed) if kind != FormKind.LOCAL_NAME.value else None
             if root is not None:
                 found.append(("root", root, term.iri, form, kind))
+        found += _acronym_heads(term)
     return found
+
+
+def _acronym_heads(term: TermForms) -> list[KeyedForm]:
+    """An acronym's head noun written out: a term named "embryonic stem cell" with
+    the synonym "ESC" is also "ES cell(s)", as texts write it.
+
+    >>> t = TermForms("x:esc", (("embryonic stem cell", "label"), ("ESC", "exact")))
+    >>> [k[1] for k in _acronym_heads(t)]
+    [' ES cell ', ' ES cells ']
+    """
+    names = [f for f, k in term.forms if k in (FormKind.LABEL.value, FormKind.EXACT.value)]
+    acronyms = [(f, k) for f, k in term.forms
+                if k in (FormKind.LABEL.value, FormKind.EXACT.value)
+                and 3 <= len(f) <= 6 and f.isalpha() and f.isupper()]
+    found: list[KeyedForm] = []
+    for acronym, kind in acronyms:
+        for name in names:
+            words = [t.text for t in tokenize(name) if t.is_word]
+            head = words[-1] if words else ""
+            if (len(words) == len(acronym) and head.isalpha() and head.islower()
+                    and "".join(w[0] for w in words).casefold() == acronym.casefold()):
+                short = f"{acronym[:-1]} {head}"
+                found += [("exact", f" {acronym[:-1]} {variant} ", term.iri, short, kind)
+                          for variant in (head, head + "s")]
+                break
+    return found
+
+
+ELLIPTIC_MIN_NAMES = 3
+"""A word's share of an ontology's names means something from this many names on."""
+
+ELLIPTIC_MIN_SHARE = 0.6
+"""A two-word name owns a word when at least this share of the names holding the word
+hold the whole name."""
+
+_NAMING_KINDS = frozenset({FormKind.LABEL.value, FormKind.EXACT.value})
+
+
+def elliptic_keys(keyed: Sequence[KeyedForm]) -> list[KeyedForm]:
+    """Words that stand for a two-word name of one ontology version, as weak keys.
+
+    Texts shorten a name their field uses all the time: "expression" for
+    *gene expression*, "photoreceptors" for *photoreceptor cell*. Which
+    shortening a field makes is read from the ontology itself: a word that
+    is no name of its own there, but most of whose names (labels and exact
+    synonyms; at least ``ELLIPTIC_MIN_SHARE`` of ``ELLIPTIC_MIN_NAMES`` or
+    more) hold one two-word name, is keyed to that name's terms (kind
+    ``elliptic``, a weak form that counts only where the text also uses the
+    name's other word: ``_cohesive``).
+    A word shared by many compounds ("acid": amino, fatty, nucleic...) keys
+    nothing. Pure over the version's keyed forms, so an incremental update
+    derives them again from its merged keys.
+
+    >>> names = ["gene expression", "regulation of gene expression",
+    ...          "positive regulation of gene expression", "gene"]
+    >>> keyed = [("folded", form_keys(n, "label")[1], f"x:{i}", n, "label")
+    ...          for i, n in enumerate(names)]
+    >>> elliptic_keys(keyed)
+    [('folded', ' express ', 'x:0', 'gene expression', 'elliptic')]
+    """
+    names: dict[str, tuple[str, ...]] = {}
+    own_words: set[str] = set()
+    for which, key, _, _, kind in keyed:
+        if which != "folded":
+            continue
+        words = tuple(key.split())
+        if len(words) == 1:
+            own_words.add(words[0])
+        if kind in _NAMING_KINDS:
+            names.setdefault(key, words)
+    holding: dict[str, int] = {}
+    pairs_holding: dict[tuple[str, tuple[str, ...]], int] = {}
+    for words in names.values():
+        for word in set(words):
+            holding[word] = holding.get(word, 0) + 1
+        for pair in {words[i:i + 2] for i in range(len(words) - 1)}:
+            for word in set(pair):
+                pairs_holding[(word, pair)] = pairs_holding.get((word, pair), 0) + 1
+    shortened: dict[str, list[str]] = {}
+    for (word, pair), count in sorted(pairs_holding.items()):
+        total = holding[word]
+        name = f" {pair[0]} {pair[1]} "
+        if (total >= ELLIPTIC_MIN_NAMES and count >= ELLIPTIC_MIN_SHARE * total
+                and word not in own_words and len(word) >= 4 and word not in STOPWORDS
+                and word.isalpha() and name in names):
+            shortened.setdefault(name, []).append(word)
+    return [("folded", f" {word} ", iri, form, FormKind.ELLIPTIC.value)
+            for which, key, iri, form, kind in keyed
+            if which == "folded" and kind in _NAMING_KINDS
+            for word in shortened.get(key, ())]
 
 
 class MentionDictionary:
@@ -273,7 +380,7 @@ class MentionDictionary:
         found += [m for m in self._scan(self._root, _root_stream(tokens), tokens, text,
                                         folded=True, derived=True)
                   if (m.iri, m.start, m.end) not in stemmed]
-        return _flag_contained(found)
+        return _flag_contained(_cohesive(found, tokens))
 
     @staticmethod
     def _scan(automaton: ahocorasick.Automaton, stream: Stream, tokens: Sequence[Token],
@@ -296,6 +403,34 @@ class MentionDictionary:
                                         exact_case, shared, after_number=after_number,
                                         derived=derived))
         return mentions
+
+
+def _cohesive(mentions: list[Mention], tokens: Sequence[Token]) -> list[Mention]:
+    """Elliptic mentions whose name's other word the text uses too, and every other one.
+
+    A shortened name is read as the long one only where the text itself
+    supports it (lexical cohesion): "expression" stands for *gene expression*
+    in a text that speaks of genes, not in one about facial expressions;
+    "small" for *small intestine* only where "intestine" occurs.
+
+    >>> m = Mention("x:t", "h", 4, 14, "expression", "gene expression", " express ",
+    ...             FormKind.ELLIPTIC.value, True, 1)
+    >>> len(_cohesive([m], tokenize("its expression"))), len(_cohesive([m], tokenize(
+    ...     "its expression and the genes")))
+    (0, 1)
+    """
+    if all(m.kind != FormKind.ELLIPTIC.value for m in mentions):
+        return mentions
+    words = {fold_word(t.text) for t in tokens if t.is_word}
+    return [m for m in mentions
+            if m.kind != FormKind.ELLIPTIC.value or _name_words(m.form) <= words]
+
+
+@functools.lru_cache(maxsize=20_000)
+def _name_words(form: str) -> frozenset[str]:
+    """The folded words of a name."""
+    keyed = form_keys(form, FormKind.LABEL.value)
+    return frozenset(keyed[1].split()) if keyed else frozenset()
 
 
 def _after_number(tokens: Sequence[Token], index: int) -> bool:

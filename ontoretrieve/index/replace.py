@@ -34,8 +34,8 @@ from ontoretrieve.index.atomize import (
     naming_predicates,
 )
 from ontoretrieve.index.delta import VersionDelta, affected_terms
-from ontoretrieve.index.mention_forms import TermForms, term_forms
-from ontoretrieve.index.mention_match import KeyedForm, keyed_forms
+from ontoretrieve.index.mention_forms import FormKind, TermForms, term_forms
+from ontoretrieve.index.mention_match import KeyedForm, elliptic_keys, term_keys
 from ontoretrieve.index.payload import to_payload
 from ontoretrieve.index.state import IndexedOntology
 from ontoretrieve.rdf import sparql
@@ -181,16 +181,17 @@ def _merged_forms(base: Sequence[TermForms], terms: Collection[str],
 
 def _merged_keys(base: Sequence[KeyedForm], forms: Sequence[TermForms], redone: set[str]
                  ) -> list[KeyedForm]:
-    """``keyed_forms(forms)``, normalizing only the redone terms (a term's keys depend
-    on its own forms alone)."""
+    """``keyed_forms(forms)``, normalizing only the redone terms (a term's own keys
+    depend on its own forms alone); the version's elliptic keys derived again."""
     by_term: dict[str, list[KeyedForm]] = defaultdict(list)
     for entry in base:
-        by_term[entry[2]].append(entry)
+        if entry[4] != FormKind.ELLIPTIC.value:
+            by_term[entry[2]].append(entry)
     fresh = {f.iri: f for f in forms if f.iri in redone}
     found: list[KeyedForm] = []
     for term in forms:
-        found += keyed_forms([fresh[term.iri]]) if term.iri in fresh else by_term[term.iri]
-    return found
+        found += term_keys([fresh[term.iri]]) if term.iri in fresh else by_term[term.iri]
+    return found + elliptic_keys(found)
 
 
 def read_neighbourhood(store: TripleStore, graph: str, terms: Sequence[str],

@@ -24,6 +24,7 @@ from ontoretrieve.index.build import (
     open_query_index,
 )
 from ontoretrieve.index.embed import Embedder
+from ontoretrieve.index.mention_forms import FormKind
 from ontoretrieve.index.mention_match import Mention, MentionDictionary
 from ontoretrieve.index.mention_text import STOPWORDS
 from ontoretrieve.index.payload import evidence_from_payload
@@ -126,6 +127,8 @@ class SeedRetriever:
         found = self.dictionary.find(text)
         if scope is not None:
             found = [m for m in found if m.ontology_hash in scope]
+        if not s.mentions.elliptic:
+            found = [m for m in found if m.kind != FormKind.ELLIPTIC.value]
         return usable(found, s.mentions.max_shared)
 
     def lookup(self, mention: str, *, aliases: Mapping[str, Sequence[str]],

@@ -395,6 +395,9 @@ class MentionSettings(_Group):
     """A span naming several terms ("states", "A", "expression") keeps its full strength
     for the ``senses`` terms whose core vectors are nearest the window around it; the
     others are outranked (0: off, every term keeps it)."""
+    elliptic: bool = True
+    """Words that stand for a two-word name owning them in its ontology ("expression" for
+    *gene expression*) name that term, weakly (False: only the terms' own forms)."""
     senses_after_numbers: bool = False
     """Also pick senses for a span right after a number ("5 A"): off, because the window
     cannot tell a unit from a quantity kind sharing its symbol."""

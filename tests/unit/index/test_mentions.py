@@ -7,12 +7,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ontoretrieve.backends.vector_index import Lane
-from ontoretrieve.index.mention_forms import term_forms
+from ontoretrieve.index.mention_forms import TermForms, term_forms
 from ontoretrieve.index.mention_match import (
     Mention,
     MentionDictionary,
     abbreviations,
     form_keys,
+    keyed_forms,
     root_key,
 )
 from ontoretrieve.index.mention_text import exact_key, fold_word, root_word, tokenize
@@ -200,12 +201,63 @@ def test_abbreviations_defined_in_the_text_resolve_later_uses() -> None:
     assert d.find("ES cells divide") == []  # undefined here, so not resolved
 
 
+def test_an_acronym_with_its_head_written_out_names_the_term() -> None:
+    d = dictionary(("esc", (("embryonic stem cell", "label"), ("ESC", "exact"))),
+                   ("nk", (("natural killer", "label"), ("NK", "exact"))))
+    found = d.find("ES cells and ESCs; es cells; ES-cell")
+    assert [(m.text, m.form, m.kind, m.exact_case) for m in found] == [
+        ("ES cells", "ES cell", "exact", True), ("ESCs", "ESC", "exact", True)]
+    assert names(d.find("N killer")) == []  # acronyms of three letters or more
+
+
+GENE_NAMES = (("expr", (("gene expression", "label"),)),
+              ("reg", (("regulation of gene expression", "label"),)),
+              ("pos", (("positive regulation of gene expression", "label"),)),
+              ("gene", (("gene", "label"),)),
+              ("amino", (("amino acid", "label"),)), ("fatty", (("fatty acid", "label"),)),
+              ("nucleic", (("nucleic acid", "label"),)))
+
+
+def test_a_word_a_two_word_name_owns_stands_for_it() -> None:
+    keyed = keyed_forms([TermForms(X + iri, forms) for iri, forms in GENE_NAMES])
+    elliptic = [(k[1], k[2].removeprefix(X), k[3]) for k in keyed if k[4] == "elliptic"]
+    # "expression" appears only within "gene expression"; "gene" is a name on its own;
+    # "acid" belongs to three compounds, so to none of them.
+    assert elliptic == [(" express ", "expr", "gene expression")]
+
+
+def test_an_elliptic_word_names_its_term_only_where_the_text_supports_it() -> None:
+    d = dictionary(*GENE_NAMES)
+    text = "Pax6 expression rose; the gene was expressed"
+    found = [m for m in d.find(text) if m.iri == X + "expr"]
+    assert [(m.text, m.kind) for m in found] == [("expression", "elliptic"),
+                                                 ("expressed", "elliptic")]
+    assert found[0].strength < Mention("i", "h", 0, 4, "x", "x", "x", "label", True,
+                                       1).strength
+    assert [m for m in d.find("a facial expression of joy") if m.iri == X + "expr"] == []
+    assert names(d.find("an acid bath")) == []
+
+
+def test_an_update_derives_the_elliptic_keys_again() -> None:
+    from ontoretrieve.index.replace import _merged_keys
+
+    before = [TermForms(X + iri, forms) for iri, forms in GENE_NAMES]
+    # The edit renames "gene" (no name of its own any more): "gene" is then owned by
+    # "gene expression" too, though only the edited term was normalized again.
+    after = [TermForms(X + "gene", (("genomic locus", "label"),)) if t.iri == X + "gene"
+             else t for t in before]
+    merged = _merged_keys(keyed_forms(before), after, {X + "gene"})
+    assert sorted(merged) == sorted(keyed_forms(after))
+    assert (" gene ", X + "expr") in {(k[1], k[2]) for k in merged if k[4] == "elliptic"}
+
+
 def folded_words(text: str) -> list[str]:
     return [t.text for t in tokenize(text) if t.is_word]
 
 
 words = st.sampled_from(["cell", "Cells", "stem", "T", "-", "mV", "nucleus", "ﬁn", "of",
-                         "(", ")", "15", "µm", "ES", "embryonic", "/", "Ä", "nuclear", "embryos"])
+                         "(", ")", "15", "µm", "ES", "embryonic", "/", "Ä", "nuclear", "embryos",
+                         "ESCs", "cells", "expression", "gene"])
 
 
 @settings(max_examples=300, deadline=None)
@@ -215,7 +267,8 @@ def test_every_reported_span_normalizes_to_its_form(parts: list[str], gaps: list
     d = dictionary(("a", (("stem cell", "label"),)), ("b", (("mV", "symbol"),)),
                    ("c", (("T-cell", "label"),)), ("d", (("µm", "symbol"),)),
                    ("e", (("nucleus of cell", "label"),)), ("f", (("fin", "label"),)),
-                   ("g", (("embryonic stem cell", "label"),)), ("h", (("embryo", "label"),)))
+                   ("g", (("embryonic stem cell", "label"), ("ESC", "exact"))),
+                   ("h", (("embryo", "label"),)), *GENE_NAMES)
     text = "".join(p + g for p, g in zip(parts, gaps, strict=False))
     for m in d.find(text):
         assert text[m.start:m.end] == m.text
@@ -224,8 +277,17 @@ def test_every_reported_span_normalizes_to_its_form(parts: list[str], gaps: list
             assert " ".join(root_word(fold_word(w)) for w in folded_words(m.text)) == (
                 m.key.strip()), (text, m)
             continue
+        if m.form == "ES cell":  # an acronym's head written out: the span's exact keys
+            assert " ".join(exact_key(t.text) for t in tokenize(m.text)) in ("ES cell",
+                                                                               "ES cells")
+            continue
         keyed = form_keys(m.text, m.kind)
         assert keyed is not None and keyed[1] == m.key, (text, m)
+        if m.kind == "elliptic":  # one word of the name it stands for
+            name = form_keys(m.form, "label")
+            assert name is not None and m.key.strip() in name[1].split()
+            assert m.key.strip() in {fold_word(w) for w in folded_words(text)}
+            continue
         assert form_keys(m.form, m.kind) == keyed
 
 
