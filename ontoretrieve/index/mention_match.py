@@ -67,7 +67,7 @@ __all__ = [
     "term_keys",
 ]
 
-MATCH_SCHEME = "mm-5"
+MATCH_SCHEME = "mm-6"
 """Version of the keys and automatons built here: part of the cached dictionary's name,
 so a change rebuilds the dictionary from the stored forms (never the forms)."""
 
@@ -201,6 +201,24 @@ def _root_of(keyed: tuple[str, str] | None) -> str | None:
 
 Entry = tuple[str, str, str, str]
 """(iri, ontology hash, form, kind)."""
+
+SharedEntry = tuple[str, str, str, str, int]
+"""(iri, ontology hash, form, kind, terms sharing the key as the entry counts them)."""
+
+
+def _with_sharing(found: tuple[Entry, ...]) -> tuple[SharedEntry, ...]:
+    """Each entry with the terms it shares its key with: a term's own form shares it
+    with the other terms' own forms only (an elliptic reading never weakens a name),
+    an elliptic form with every term the key names.
+
+    >>> _with_sharing((("x:a", "h", "record", "label"),
+    ...                ("x:b", "h", "medical record", "elliptic")))
+    (('x:a', 'h', 'record', 'label', 1), ('x:b', 'h', 'medical record', 'elliptic', 2))
+    """
+    everyone = len({e[0] for e in found})
+    named = len({e[0] for e in found if e[3] != FormKind.ELLIPTIC.value})
+    return tuple((*e, everyone if e[3] == FormKind.ELLIPTIC.value else named)
+                 for e in found)
 
 
 KeyedForm = tuple[str, str, str, str, str]
@@ -354,16 +372,14 @@ class MentionDictionary:
         count = 0
         for content_hash, keyed in ontologies:
             for which, key, iri, form, kind in keyed:
-                count += which != "root"
+                count += which != "root" and kind != FormKind.ELLIPTIC.value
                 # One entry per term and version: its strongest form under this key.
                 entries.setdefault((which, key), {}).setdefault(
                     (iri, content_hash), (iri, content_hash, form, kind))
         automatons = {"folded": ahocorasick.Automaton(), "exact": ahocorasick.Automaton(),
                       "root": ahocorasick.Automaton()}
         for (which, key), per_key in entries.items():
-            found = tuple(per_key.values())
-            shared = len({e[0] for e in found})
-            automatons[which].add_word(key, (key, shared, found))
+            automatons[which].add_word(key, (key, _with_sharing(tuple(per_key.values()))))
         for automaton in automatons.values():
             automaton.make_automaton()
         return cls(automatons["folded"], automatons["exact"], count, automatons["root"])
@@ -389,7 +405,7 @@ class MentionDictionary:
             return []
         string, starts, ends = stream
         mentions = []
-        for end_index, (key, shared, entries) in automaton.iter(string):
+        for end_index, (key, entries) in automaton.iter(string):
             first = starts[end_index - len(key) + 1]
             last = ends[end_index]
             after_number = _after_number(tokens, first)
@@ -397,7 +413,7 @@ class MentionDictionary:
                 continue  # a one-character symbol names a unit only after a quantity
             start, end = tokens[first].start, tokens[last].end
             span = text[start:end]
-            for iri, content_hash, form, kind in entries:
+            for iri, content_hash, form, kind, shared in entries:
                 exact_case = not folded or span == form or _same_case(span, form)
                 mentions.append(Mention(iri, content_hash, start, end, span, form, key, kind,
                                         exact_case, shared, after_number=after_number,

@@ -238,6 +238,18 @@ def test_an_elliptic_word_names_its_term_only_where_the_text_supports_it() -> No
     assert names(d.find("an acid bath")) == []
 
 
+def test_an_elliptic_reading_never_weakens_a_name() -> None:
+    d = MentionDictionary.build([
+        ("h1", [TermForms(X + "record", (("record", "label"),))]),
+        ("h2", [TermForms(X + "medical", (("medical record", "label"),)),
+                TermForms(X + "keeping", (("medical record keeping", "label"),)),
+                TermForms(X + "patient", (("patient medical record", "label"),))])])
+    found = {m.iri.removeprefix(X): m for m in d.find("the record of medical data")
+             if m.text == "record"}
+    assert (found["record"].kind, found["record"].shared_by) == ("label", 1)
+    assert (found["medical"].kind, found["medical"].shared_by) == ("elliptic", 2)
+
+
 def test_an_update_derives_the_elliptic_keys_again() -> None:
     from ontoretrieve.index.replace import _merged_keys
 
