@@ -5,7 +5,7 @@ from __future__ import annotations
 import socket
 import threading
 from pathlib import Path
-from typing import Annotated, cast
+from typing import Annotated, Any, cast
 
 import typer
 from rich.markup import escape
@@ -27,6 +27,7 @@ from ontoretrieve.cli.common import (
 from ontoretrieve.engine import Engine
 from ontoretrieve.errors import OntoRetrieveError
 from ontoretrieve.records import LoadReport, SyncReport
+from ontoretrieve.settings import Settings
 from ontoretrieve.settings.tenants import DEFAULT_TENANT, require_tenant
 
 __all__ = ["mcp_command", "serve_command", "watch_command"]
@@ -51,6 +52,15 @@ def check_bind(host: str, port: int) -> None:
     except OSError as exc:
         raise OntoRetrieveError(f"cannot listen on {host}:{port}: {exc.strerror or exc} "
                                 "(--host, --port, server.host, server.port)") from None
+
+
+def guarded(settings: Settings) -> dict[str, Any]:
+    """uvicorn options that keep slow, half-open and too many clients from holding the
+    server (``server.read_deadline_seconds``, ``server.max_connections``)."""
+    from ontoretrieve.server.slow_clients import protocol_class
+
+    return {"http": protocol_class(settings.server.read_deadline_seconds),
+            "limit_concurrency": settings.server.max_connections}
 
 
 def say_if_reading(engine: Engine) -> None:
@@ -90,7 +100,7 @@ def serve_command(
         err.print(f"listening on http://{bind}:{number} (OpenAPI at /docs; Ctrl-C stops)",
                   highlight=False)
         uvicorn.run(create_app(engine), host=bind, port=number, log_level="warning",
-                    timeout_graceful_shutdown=5)
+                    timeout_graceful_shutdown=5, **guarded(settings))
     finally:
         engine.close()
 
@@ -115,7 +125,7 @@ def mcp_command(
     import uvicorn
 
     from ontoretrieve.server.auth import KeyRing
-    from ontoretrieve.server.mcp import KeyGate, create_mcp
+    from ontoretrieve.server.mcp import KeyGate, create_mcp, run_stdio
 
     with errors_to_exit():
         if transport not in ("stdio", "streamable-http"):
@@ -134,13 +144,13 @@ def mcp_command(
     try:
         server = create_mcp(engine, tenant)
         if transport == "stdio":
-            server.run("stdio")
+            run_stdio(server)
             return
         web = KeyGate(server.streamable_http_app(
             max_request_body_size=settings.server.max_request_bytes, host=bind), keys, tenant)
         err.print(f"MCP (streamable-http) listening on http://{bind}:{number}/mcp "
                   f"for tenant {tenant} (Ctrl-C stops)", highlight=False)
-        uvicorn.run(web, host=bind, port=number, log_level="warning")
+        uvicorn.run(web, host=bind, port=number, log_level="warning", **guarded(settings))
     finally:
         engine.close()
 

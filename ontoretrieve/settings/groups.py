@@ -480,6 +480,11 @@ class ServerSettings(_Group):
     write_timeout_seconds: float = Field(1800.0, gt=0)
     """How long an upload, apply or rollback may take before the answer is a 504 that
     says the write goes on (a write is never cancelled half-way)."""
+    read_deadline_seconds: float = Field(30.0, gt=0)
+    """A client has this long to send a whole request (from connecting or from the
+    previous answer); a slower or half-open connection is closed."""
+    max_connections: int = Field(512, ge=1)
+    """Open connections at most; past it a request is answered 503 at once."""
     max_text_chars: int = Field(200_000, ge=1)
     workers: int = Field(2, ge=1)
     """Requests computed at once; more wait their turn (the model uses both cores)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 import subprocess
 import sys
 import time
@@ -245,3 +246,48 @@ def test_the_docs_pages_load_nothing_from_another_host(server: httpx.Client) -> 
             served = server.get(asset)
             assert served.status_code == 200 and served.content, asset
     assert "SwaggerUIBundle" in server.get("/docs").text
+
+
+def _open(client: httpx.Client) -> socket.socket:
+    port = int(str(client.base_url).rstrip("/").rsplit(":", 1)[1])
+    return socket.create_connection(("127.0.0.1", port), timeout=10)
+
+
+def _closed_within(connection: socket.socket, seconds: float) -> bool:
+    """The server closed the connection (EOF) within ``seconds``."""
+    connection.settimeout(seconds)
+    try:
+        return connection.recv(1024) == b""
+    except TimeoutError:
+        return False
+    except ConnectionResetError:
+        return True
+
+
+def test_slow_and_half_open_clients_are_let_go(tenant_config: Path, tmp_path: Path) -> None:
+    process, client = _start(tenant_config, tmp_path,
+                             {"ONTORETRIEVE_SERVER__READ_DEADLINE_SECONDS": "1.5"})
+    try:
+        silent = _open(client)  # connects and sends nothing
+        trickle = _open(client)  # sends its head a few bytes at a time
+        head = b"GET /health HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * 40
+        started = time.monotonic()
+        for i in range(0, len(head), 4):
+            try:
+                trickle.sendall(head[i:i + 4])
+            except OSError:
+                break
+            time.sleep(0.1)
+        assert _closed_within(silent, 5) and _closed_within(trickle, 5)
+        assert time.monotonic() - started < 8
+        # A client that sends in time is answered, again and again on one connection.
+        assert client.get("/health").status_code == 200
+        assert client.get("/health").status_code == 200
+        idle_then_ask = _open(client)
+        time.sleep(0.5)
+        idle_then_ask.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert idle_then_ask.recv(1024).startswith(b"HTTP/1.1 200")
+        for connection in (silent, trickle, idle_then_ask):
+            connection.close()
+    finally:
+        _stop(process, client, tmp_path)
