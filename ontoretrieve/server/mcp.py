@@ -21,9 +21,13 @@ import json
 from collections.abc import Callable
 from typing import Annotated, TypeVar
 
+import anyio
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from pydantic import Field
+from mcp.server.stdio import stdio_server
+from mcp.shared.message import SessionMessage
+from mcp.types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError
+from pydantic import Field, ValidationError
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ontoretrieve.context.model import Mode
@@ -35,7 +39,7 @@ from ontoretrieve.query.lookup import LookupResult
 from ontoretrieve.server.auth import KeyRing, bearer_key
 from ontoretrieve.settings.tenants import DEFAULT_TENANT, require_tenant
 
-__all__ = ["KeyGate", "create_mcp"]
+__all__ = ["KeyGate", "create_mcp", "run_stdio"]
 
 T = TypeVar("T")
 
@@ -139,3 +143,53 @@ class KeyGate:
                 await send({"type": "http.response.body", "body": body})
                 return
         await self.app(scope, receive, send)
+
+
+def run_stdio(server: MCPServer) -> None:
+    """Serve ``server`` over stdio, answering a line that is no JSON-RPC message.
+
+    The MCP SDK drops such a line without a word, so a client that sent it
+    waits forever. JSON-RPC 2.0 answers it with an error whose id is null:
+    -32700 for a line that is not JSON, -32600 for JSON that is no message.
+    """
+    anyio.run(_serve_stdio, server)
+
+
+async def _serve_stdio(server: MCPServer) -> None:
+    # MCPServer.run_stdio_async with the read side filtered; the SDK has no hook for it.
+    lowlevel = server._lowlevel_server
+    async with stdio_server() as (read_stream, write_stream):
+        send, receive = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+
+        async def forward() -> None:
+            async with send:
+                async for item in read_stream:
+                    if isinstance(item, Exception):
+                        await write_stream.send(SessionMessage(_unreadable(item)))
+                    else:
+                        await send.send(item)
+
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(forward)
+            await lowlevel.run(receive, write_stream,
+                               lowlevel.create_initialization_options())
+
+
+def _unreadable(error: Exception) -> JSONRPCError:
+    """The JSON-RPC error answering a line that could not be read as a message.
+
+    >>> from pydantic import TypeAdapter, ValidationError
+    >>> try:
+    ...     TypeAdapter(int).validate_json("{not json")
+    ... except ValidationError as exc:
+    ...     _unreadable(exc).error.code
+    -32700
+    """
+    not_json = isinstance(error, ValidationError) and any(
+        e.get("type") == "json_invalid" for e in error.errors())
+    if not_json:
+        return JSONRPCError(jsonrpc="2.0", id=None, error=ErrorData(
+            code=PARSE_ERROR, message="Parse error: the line is not JSON"))
+    return JSONRPCError(jsonrpc="2.0", id=None, error=ErrorData(
+        code=INVALID_REQUEST, message="Invalid Request: the line is JSON but no JSON-RPC 2.0 "
+        "request, notification or response"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import subprocess
 import sys
 from pathlib import Path
@@ -135,3 +136,28 @@ def test_streamable_http_needs_the_tenants_key(tenant_config: Path, tmp_path: Pa
         process.terminate()
         process.wait(timeout=20)
         log.close()
+
+
+def test_a_line_that_is_no_json_rpc_message_is_answered(tenant_config: Path) -> None:
+    params = _params(tenant_config, "beta", TENANT_KEYS["beta"])
+    process = subprocess.Popen([params.command, *params.args], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                               env=params.env)
+    assert process.stdin is not None and process.stdout is not None
+    initialize = {"jsonrpc": "2.0", "id": 7, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "test", "version": "1"}}}
+    try:
+        answers = []
+        for line in ("{not json", json.dumps({"hello": "world"}), json.dumps(initialize)):
+            process.stdin.write(line.encode() + b"\n")
+            process.stdin.flush()
+            ready, _, _ = select.select([process.stdout], [], [], 120)
+            assert ready, f"no answer to {line!r}"
+            answers.append(json.loads(process.stdout.readline()))
+        assert answers[0]["id"] is None and answers[0]["error"]["code"] == -32700
+        assert answers[1]["id"] is None and answers[1]["error"]["code"] == -32600
+        assert answers[2]["id"] == 7 and "result" in answers[2]  # the session goes on
+    finally:
+        process.kill()
+        process.wait(timeout=10)
