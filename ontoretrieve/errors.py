@@ -51,6 +51,7 @@ __all__ = [
     "OntoRetrieveError",
     "ProposalError",
     "ProposalRejected",
+    "ReadOnlyDataDirError",
     "SettingsError",
     "StoreError",
     "StoreQueryError",
@@ -111,6 +112,10 @@ class StoreUnavailableError(StoreError, OSError):
 
 class DataDirBusyError(StoreUnavailableError):
     """A write refused: another process holds the data directory's writer lock."""
+
+
+class ReadOnlyDataDirError(StoreUnavailableError):
+    """A write refused: the data directory cannot be written (a read-only mount)."""
 
 
 class StoreQueryError(StoreError, ValueError):

@@ -28,11 +28,14 @@ True
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
+import hashlib
 import itertools
 import json
 import os
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -40,7 +43,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
 
-from ontoretrieve.errors import DataDirBusyError
+from ontoretrieve.errors import DataDirBusyError, ReadOnlyDataDirError
 
 __all__ = [
     "Access",
@@ -51,8 +54,10 @@ __all__ = [
     "exclusive_lock",
     "file_stamp",
     "holder_of",
+    "not_writable_error",
     "shared_lock",
     "this_command",
+    "writable_place",
 ]
 
 LOCK_FILE = "writer.lock"
@@ -104,10 +109,16 @@ class WriterLock:
     def acquire(cls, data_dir: Path, command: str | None = None,
                 wait_seconds: float = 0.0) -> WriterLock | None:
         """The lock, or None when another process (or another engine of this one)
-        holds it for longer than ``wait_seconds``."""
-        data_dir.mkdir(parents=True, exist_ok=True)
+        holds it for longer than ``wait_seconds``; ``ReadOnlyDataDirError`` when
+        nobody can write the directory."""
         path = data_dir / LOCK_FILE
-        handle = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            data_dir.mkdir(parents=True, exist_ok=True)
+            handle = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            if exc.errno in _NOT_WRITABLE:
+                raise _read_only(data_dir, exc.strerror) from None
+            raise
         if not _flock(handle, fcntl.LOCK_EX, wait_seconds):
             os.close(handle)
             return None
@@ -141,13 +152,23 @@ def claim(data_dir: Path, access: Access, wait_seconds: float = 0.0) -> WriterLo
     """The writer lock as ``access`` asks for it; None: this process reads.
 
     ``read`` takes the lock only to create a data directory whose embedded store
-    does not exist yet (nothing could be read there otherwise).
+    does not exist yet (nothing could be read there otherwise); ``auto`` reads a
+    directory nobody can write (a read-only mount, a folder of another user).
     """
     if access is Access.WRITE:
         return WriterLock.require(data_dir, wait_seconds=wait_seconds)
-    if access is Access.READ and (data_dir / "oxigraph" / "CURRENT").exists():
+    exists = (data_dir / "oxigraph" / "CURRENT").exists()
+    if access is Access.READ and exists:
         return None
-    return WriterLock.acquire(data_dir, wait_seconds=wait_seconds)
+    try:
+        return WriterLock.acquire(data_dir, wait_seconds=wait_seconds)
+    except ReadOnlyDataDirError:
+        if exists:
+            return None
+        raise
+
+
+_NOT_WRITABLE = frozenset({errno.EROFS, errno.EACCES, errno.EPERM})
 
 
 def file_stamp(path: Path) -> tuple[int, int] | None:
@@ -181,6 +202,44 @@ def holder_of(data_dir: Path) -> Holder | None:
         return Holder(0, "another process", "an unknown time")  # between lock and record
 
 
+def writable_place(folder: Path) -> Path:
+    """``folder``, or when it cannot be made or written (a read-only data directory),
+    a folder of this user's under the system's temporary directory named by its path:
+    where a reader keeps what it must write (a model's files, an index replica).
+
+    >>> import tempfile
+    >>> inside = Path(tempfile.mkdtemp(), "models")
+    >>> writable_place(inside) == inside
+    True
+    """
+    existing = folder
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if os.access(existing, os.W_OK):
+        return folder
+    digest = hashlib.sha256(str(folder.resolve()).encode()).hexdigest()[:16]
+    return Path(tempfile.gettempdir()) / f"ontoretrieve-{os.getuid()}" / (
+        f"{folder.name}-{digest}")
+
+
+def not_writable_error(data_dir: Path) -> ReadOnlyDataDirError | None:
+    """The error of a write refused because nobody can write ``data_dir`` (None: it
+    can be written).
+
+    >>> import tempfile
+    >>> not_writable_error(Path(tempfile.mkdtemp())) is None
+    True
+    """
+    return None if os.access(data_dir, os.W_OK) else _read_only(data_dir, "not writable")
+
+
+def _read_only(data_dir: Path, why: str | None) -> ReadOnlyDataDirError:
+    return ReadOnlyDataDirError(
+        f"the data directory {data_dir} cannot be written ({why}): reads work there, but "
+        "loading, indexing, applying or rolling back needs a writable copy (or the "
+        "directory mounted read-write)")
+
+
 def busy_error(data_dir: Path, waited: float = 0.0) -> DataDirBusyError:
     """The error of a write refused because another process writes ``data_dir``."""
     holder = holder_of(data_dir)
@@ -208,8 +267,10 @@ def exclusive_lock(path: Path) -> Iterator[None]:
 def shared_lock(path: Path, wait_seconds: float | None = None) -> Iterator[bool]:
     """Hold a shared ``flock`` on ``path`` for the block; yields whether it was taken
     within ``wait_seconds`` (None: wait as long as it takes)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    handle = _open_for_reading(path)
+    if handle is None:  # a directory nobody can write has no writer to wait for
+        yield True
+        return
     try:
         if wait_seconds is None:
             fcntl.flock(handle, fcntl.LOCK_SH)
@@ -218,6 +279,21 @@ def shared_lock(path: Path, wait_seconds: float | None = None) -> Iterator[bool]
             yield _flock(handle, fcntl.LOCK_SH, wait_seconds)
     finally:
         os.close(handle)
+
+
+def _open_for_reading(path: Path) -> int | None:
+    """A descriptor to take a shared ``flock`` on (created if needed); on a directory
+    nobody can write, the existing file read-only, or None when there is none."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        if exc.errno not in _NOT_WRITABLE:
+            raise
+    try:
+        return os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return None
 
 
 def _flock(handle: int, kind: int, wait_seconds: float) -> bool:

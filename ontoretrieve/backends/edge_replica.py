@@ -28,11 +28,11 @@ from pathlib import Path
 
 import qdrant_edge as qe
 
-from ontoretrieve.backends.access import exclusive_lock, shared_lock
+from ontoretrieve.backends.access import exclusive_lock, shared_lock, writable_place
 from ontoretrieve.backends.qdrant_edge import EdgeIndex
 from ontoretrieve.errors import VectorIndexError
 
-__all__ = ["READERS_DIR", "open_view", "replica_of"]
+__all__ = ["READERS_DIR", "open_view", "readers_root", "replica_of"]
 
 log = logging.getLogger(__name__)
 
@@ -79,10 +79,22 @@ def _mirror(source: Path, target: Path) -> None:
             os.link(Path(folder, name), here / name)
 
 
+def readers_root(shard: Path) -> Path:
+    """Where the replicas of ``shard`` live: beside it, or, when its data directory
+    cannot be written (a read-only mount), in a folder of this user's under the
+    system's temporary directory (``writable_place``).
+
+    >>> import tempfile
+    >>> readers_root(Path(tempfile.mkdtemp(), "edge_1")).name
+    'readers'
+    """
+    return writable_place(shard.parent / READERS_DIR)
+
+
 def replica_of(shard: Path, key: str, write_lock: Path,
                wait_seconds: float | None = None) -> Path:
     """The settled replica of ``shard`` for index state ``key``, made if needed."""
-    root = shard.parent / READERS_DIR
+    root = readers_root(shard)
     target = root / f"{shard.name}-{key}"
     if (target / _READY).exists():
         return target

@@ -29,7 +29,14 @@ from types import TracebackType
 from typing import Any
 
 from ontoretrieve.backends import TripleStore, open_triple_store
-from ontoretrieve.backends.access import Access, WriterLock, busy_error, claim, file_stamp
+from ontoretrieve.backends.access import (
+    Access,
+    WriterLock,
+    busy_error,
+    claim,
+    file_stamp,
+    not_writable_error,
+)
 from ontoretrieve.catalog.files import stage_upload
 from ontoretrieve.catalog.store import Catalog, ProgressCallback
 from ontoretrieve.context.model import Context, Mode
@@ -164,7 +171,8 @@ class Engine:
 
     def _require_writable(self) -> None:
         if not self.writable:
-            raise busy_error(self.settings.data_dir)
+            raise (not_writable_error(self.settings.data_dir)
+                   or busy_error(self.settings.data_dir))
 
     def __enter__(self) -> Engine:
         return self

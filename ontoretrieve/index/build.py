@@ -17,7 +17,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from ontoretrieve.backends import TripleStore
-from ontoretrieve.backends.access import exclusive_lock
+from ontoretrieve.backends.access import exclusive_lock, writable_place
 from ontoretrieve.backends.edge_replica import open_view
 from ontoretrieve.backends.qdrant_edge import EdgeIndex
 from ontoretrieve.backends.vector_index import VectorIndex
@@ -71,7 +71,7 @@ def configured_fingerprint(settings: Settings) -> dict[str, str]:
 
 def make_embedder(settings: Settings) -> Embedder:
     """The configured embedder (loads the model: about a second)."""
-    return FastEmbedder(settings.embed, settings.data_dir / "models")
+    return FastEmbedder(settings.embed, writable_place(settings.data_dir / "models"))
 
 
 def document_embedder(settings: Settings, embedder: Embedder) -> Embedder:

@@ -73,6 +73,16 @@ class MentionStore:
     def __init__(self, folder: Path, key: str) -> None:
         self.folder = folder
         self.key = key
+        self._said_cannot_keep = False
+
+    def _cannot_keep(self, what: str, exc: OSError) -> None:
+        """Say once per store that what it builds is not kept (a read-only data dir
+        answers all the same, rebuilding in memory in each process)."""
+        if not self._said_cannot_keep:
+            log.warning("cannot keep %s in %s (%s): built in memory, again in every "
+                        "process, until an index sync runs where the folder is writable",
+                        what, self.folder, exc.strerror or exc)
+            self._said_cannot_keep = True
 
     def _forms_path(self, content_hash: str) -> Path:
         return self.folder / f"{content_hash}-{self.key}.json.gz"
@@ -124,7 +134,7 @@ class MentionStore:
         try:
             write_atomic(path, pickle.dumps(keyed, protocol=pickle.HIGHEST_PROTOCOL))
         except OSError as exc:  # a read-only data dir still answers
-            log.warning("cannot keep the mention keys in %s (%s)", self.folder, exc)
+            self._cannot_keep("the mention keys", exc)
         return keyed
 
     def read(self, content_hash: str) -> list[TermForms]:
@@ -160,7 +170,7 @@ class MentionStore:
                 if old != path:
                     old.unlink(missing_ok=True)
         except OSError as exc:  # a read-only data dir still answers, it only rebuilds
-            log.warning("cannot cache the mention dictionary in %s (%s)", self.folder, exc)
+            self._cannot_keep("the mention dictionary", exc)
         return built
 
     def _read(self, content_hash: str) -> dict[str, object] | None:

@@ -45,6 +45,7 @@ from ontoretrieve.errors import (
     IndexError_,
     OntoRetrieveError,
     ProposalRejected,
+    ReadOnlyDataDirError,
     StoreUnavailableError,
     TenantError,
     TextTooLongError,
@@ -169,7 +170,7 @@ _ERROR_MEANINGS = {
     403: "The key does not reach this tenant.",
     404: "No such tenant (or route).",
     409: "The index does not match the settings or the catalog, or another process "
-         "writes the data directory (the message names it).",
+         "writes the data directory (the message names it), or nobody can write it.",
     413: "The body is over server.max_request_bytes, or the text over "
          "server.max_text_chars.",
     422: "The request does not validate (the fields are named), or a proposal was "
@@ -198,6 +199,7 @@ class ApiError(Exception):
 
 _STATUS: list[tuple[type[Exception], int]] = [
     (TextTooLongError, 413), (TenantError, 404), (IndexError_, 409), (DataDirBusyError, 409),
+    (ReadOnlyDataDirError, 409),
     (StoreUnavailableError, 503), (CatalogError, 400), (OntoRetrieveError, 400),
 ]
 

@@ -204,3 +204,47 @@ def test_one_result_schema_on_the_cli_http_and_mcp(
     for listing in (listed_cli, listed_http, listed_mcp):
         assert set(listing) == set(CatalogListing.model_fields)
     assert listed_cli == listed_http == listed_mcp
+
+
+@pytest.fixture
+def read_only(built: Path, tmp_path: Path) -> Iterator[Path]:
+    """The built data dir, read-only: a read-only bind mount where this process may
+    mount (root), else its folders without write permission (any other user)."""
+    view = tmp_path / "read-only"
+    view.mkdir()
+    mounted = subprocess.run(["mount", "--bind", "-o", "ro", str(built), str(view)],
+                             capture_output=True).returncode == 0
+    if not mounted:
+        view.rmdir()
+        view = built
+        for folder in [built, *(p for p in built.rglob("*") if p.is_dir())]:
+            folder.chmod(0o555)
+    try:
+        if os.access(view, os.W_OK):
+            pytest.skip("no way to make a folder read-only for this user here")
+        yield view
+    finally:
+        if mounted:
+            subprocess.run(["umount", str(view)], check=True)
+        else:
+            for folder in [built, *(p for p in built.rglob("*") if p.is_dir())]:
+                folder.chmod(0o755)
+
+
+def test_a_read_only_data_dir_answers_reads_and_refuses_writes_by_name(
+        read_only: Path, mini_ttl: Path) -> None:
+    before = _digests(read_only)
+    retrieved = _cli("retrieve", "a sensor observes it", "--data-dir", str(read_only),
+                     "--format", "json")
+    assert retrieved.returncode == 0, retrieved.stderr
+    assert "mini#Sensor" in retrieved.stdout and "Traceback" not in retrieved.stderr
+    looked = _cli("lookup", "sensor", "--data-dir", str(read_only), "--json")
+    assert looked.returncode == 0 and "mini#Sensor" in looked.stdout, looked.stderr
+    for write in (["catalog", "load", str(mini_ttl)], ["index"]):
+        refused = _cli(*write, "--data-dir", str(read_only))
+        assert refused.returncode == 2, refused.stderr
+        assert "cannot be written" in refused.stderr and "Traceback" not in refused.stderr
+    with Engine.open(load_settings(data_dir=read_only)) as engine:
+        assert not engine.writable
+        assert "mini#Sensor" in engine.retrieve("a sensor observes it").ntriples
+    assert _digests(read_only) == before  # nothing written, nothing lost
