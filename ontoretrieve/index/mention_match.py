@@ -34,9 +34,11 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import math
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -316,32 +318,30 @@ def elliptic_keys(keyed: Sequence[KeyedForm]) -> list[KeyedForm]:
     >>> elliptic_keys(keyed)
     [('folded', ' express ', 'x:0', 'gene expression', 'elliptic')]
     """
-    names: dict[str, tuple[str, ...]] = {}
+    names: dict[str, list[str]] = {}
     own_words: set[str] = set()
     for which, key, _, _, kind in keyed:
         if which != "folded":
             continue
-        words = tuple(key.split())
-        if len(words) == 1:
-            own_words.add(words[0])
-        if kind in _NAMING_KINDS:
-            names.setdefault(key, words)
-    holding: dict[str, int] = {}
-    pairs_holding: dict[tuple[str, tuple[str, ...]], int] = {}
-    for words in names.values():
-        for word in set(words):
-            holding[word] = holding.get(word, 0) + 1
-        for pair in {words[i:i + 2] for i in range(len(words) - 1)}:
-            for word in set(pair):
-                pairs_holding[(word, pair)] = pairs_holding.get((word, pair), 0) + 1
+        if key.count(" ") == 2:  # " word ": a one-word key
+            own_words.add(key.strip())
+        if kind in _NAMING_KINDS and key not in names:
+            names[key] = key.split()
+    holding = Counter(word for words in names.values() for word in set(words))
+    candidates = {word for word, count in holding.items()
+                  if count >= ELLIPTIC_MIN_NAMES and word not in own_words and len(word) >= 4
+                  and word.isalpha() and word not in STOPWORDS}
+    pairs = Counter(pair for words in names.values() if len(words) > 1
+                    for pair in {(a, b) for a, b in itertools.pairwise(words)
+                                 if a in candidates or b in candidates})
     shortened: dict[str, list[str]] = {}
-    for (word, pair), count in sorted(pairs_holding.items()):
-        total = holding[word]
-        name = f" {pair[0]} {pair[1]} "
-        if (total >= ELLIPTIC_MIN_NAMES and count >= ELLIPTIC_MIN_SHARE * total
-                and word not in own_words and len(word) >= 4 and word not in STOPWORDS
-                and word.isalpha() and name in names):
-            shortened.setdefault(name, []).append(word)
+    for (first, second), count in sorted(pairs.items()):
+        name = f" {first} {second} "
+        if name not in names:
+            continue
+        for word in sorted({first, second} & candidates):
+            if count >= ELLIPTIC_MIN_SHARE * holding[word]:
+                shortened.setdefault(name, []).append(word)
     return [("folded", f" {word} ", iri, form, FormKind.ELLIPTIC.value)
             for which, key, iri, form, kind in keyed
             if which == "folded" and kind in _NAMING_KINDS
