@@ -243,6 +243,9 @@ def seeds_command(
                       or ", ".join(seed.notes) or seed.origin)
     out.print(table)
     funnel = result.funnel
+    if funnel.windows == 0:
+        out.print("no seeds: the text has no letter or digit (no_text)")
+        return
     out.print(f"{funnel.windows} windows, {funnel.fused_candidates} candidates, "
               f"{funnel.final_seeds} seeds; "
               + ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in result.seconds.items()))

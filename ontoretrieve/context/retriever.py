@@ -67,6 +67,7 @@ from ontoretrieve.query.lexical import phrase_lexemes, text_tokens
 from ontoretrieve.query.lookup import LookupResult, TermRule
 from ontoretrieve.query.seeder import SeedRetriever
 from ontoretrieve.query.selection import cap_for
+from ontoretrieve.query.windows import has_words
 from ontoretrieve.rdf import sparql
 from ontoretrieve.rdf.graph_index import RoleTable, Statement, WorkingGraph
 from ontoretrieve.rdf.vocab import (
@@ -754,16 +755,6 @@ def _context(mode: Mode, statements: Sequence[Statement], seeds: Sequence[SeedEv
     return Context(mode=mode, ntriples=serialize_triples(triples, "ntriples"),
                    terms=list(evidence), seeds=list(seeds), evidence=evidence,
                    snapshot=snapshot, metrics=metrics, warnings=list(warnings))
-
-
-def has_words(text: str) -> bool:
-    """Whether the text holds a letter or a digit: blanks, control characters (NUL),
-    punctuation and emoji alone name nothing, so they get no context.
-
-    >>> has_words("\\x00 \\U0001F600 ?!"), has_words("5 mV"), has_words("日本")
-    (False, True, True)
-    """
-    return any(ch.isalnum() for ch in text)
 
 
 def _weak_evidence(funnel: SeedFunnel | None) -> list[str]:

@@ -61,7 +61,7 @@ from ontoretrieve.query.selection import (
     evidence_tier,
     select_seeds,
 )
-from ontoretrieve.query.windows import Window, make_windows_with_metrics
+from ontoretrieve.query.windows import Window, has_words, make_windows_with_metrics
 from ontoretrieve.records import AtomPayload, LaneRank, SeedEvidence, SeedFunnel
 from ontoretrieve.settings import Settings
 from ontoretrieve.settings.groups import SeedCut, SeedSettings
@@ -163,6 +163,8 @@ class SeedRetriever:
         the mentions and the lexical rules to those ontology versions. What a batch
         ``prepared`` (``prepare``) is taken from it: the same seeds, sooner."""
         s = self.settings
+        if not has_words(text):  # blanks, NUL, punctuation or emoji alone name nothing
+            return SeedResult(seeds=[], funnel=_no_funnel(), seconds={})
         hashes = None if scope is None else sorted(scope)
         clock = _Clock()
         windows, window_metrics = make_windows_with_metrics(
@@ -379,6 +381,16 @@ class _Clock:
         now = time.perf_counter()
         self.laps[name] = self.laps.get(name, 0.0) + now - self._last
         self._last = now
+
+
+def _no_funnel() -> SeedFunnel:
+    """The funnel of a text with nothing to search: every count zero."""
+    return SeedFunnel(fused_candidates=0, threshold_rejected=0, after_merge=0, after_ratio=0,
+                      cap=None, after_cap=0, reserved_by_role=0, reserved_by_ontology=0,
+                      windows_built=0, windows=0, window_bound="none", queries_truncated=0,
+                      query_sequence_limit=None, hits_per_lane={}, added_by_triggers=0,
+                      raised_by_triggers=0, case_demoted=0, case_dropped=0,
+                      added_by_unit_signals=0, final_seeds=0)
 
 
 def _evidence(seed: Seed, mentions: Sequence[Mention], tier: int) -> SeedEvidence:

@@ -32,6 +32,7 @@ __all__ = [
     "Window",
     "WindowMetrics",
     "evenly_sampled",
+    "has_words",
     "make_windows",
     "naive_sentences",
     "split_sentences",
@@ -71,6 +72,16 @@ class WindowMetrics:
     queries_truncated: int
     """Kept windows longer than the encoder's sequence limit (silently cut by it)."""
     query_sequence_limit: int | None
+
+
+def has_words(text: str) -> bool:
+    """Whether the text holds a letter or a digit: blanks, control characters (NUL),
+    punctuation and emoji alone name nothing, so they get no seeds and no context.
+
+    >>> has_words("\\x00 \\U0001F600 ?!"), has_words("5 mV"), has_words("日本")
+    (False, True, True)
+    """
+    return any(ch.isalnum() for ch in text)
 
 
 def naive_sentences(text: str) -> list[tuple[int, int]]:

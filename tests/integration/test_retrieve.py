@@ -233,6 +233,9 @@ def test_contexts_keep_english_and_untagged_literals_unless_told_otherwise(
 def test_empty_text_and_no_hit_are_diagnosed_not_filled_with_noise(
         retriever: Retriever) -> None:
     assert retriever.retrieve("   ", Mode.VECTOR).diagnosis is Diagnosis.NO_TEXT
+    for nothing in ("\U0001F642\U0001F642", "\x00\x00 ?!", ""):  # the seeds say the same
+        found = retriever.seed_retriever.seeds(nothing)
+        assert found.seeds == [] and found.funnel.final_seeds == 0
     r = variant(retriever, seeds={"min_merged_max_score": 1.0})
     context = r.retrieve("Quarterly revenue grew in the bond market.", Mode.VECTOR)
     assert context.empty and context.diagnosis is Diagnosis.NO_HIT_ABOVE_FLOOR
