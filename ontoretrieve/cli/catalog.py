@@ -43,6 +43,7 @@ from ontoretrieve.engine.results import CatalogListing
 from ontoretrieve.errors import DataDirBusyError, StoreUnavailableError
 from ontoretrieve.index.build import index_status
 from ontoretrieve.query.seeder import SeedRetriever
+from ontoretrieve.query.windows import has_words
 from ontoretrieve.settings import reference_names, setting_origins
 from ontoretrieve.settings.tenants import DEFAULT_TENANT, require_tenant
 
@@ -243,7 +244,7 @@ def seeds_command(
                       or ", ".join(seed.notes) or seed.origin)
     out.print(table)
     funnel = result.funnel
-    if funnel.windows == 0:
+    if not has_words(body):
         out.print("no seeds: the text has no letter or digit (no_text)")
         return
     out.print(f"{funnel.windows} windows, {funnel.fused_candidates} candidates, "

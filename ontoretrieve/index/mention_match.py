@@ -227,6 +227,10 @@ KeyedForm = tuple[str, str, str, str, str]
 """(automaton: folded, exact or root; key; term IRI; form; form kind)."""
 
 
+_NAMING_KINDS = frozenset({FormKind.LABEL.value, FormKind.EXACT.value})
+"""Kinds that name a term outright (labels, exact synonyms)."""
+
+
 def keyed_forms(terms: Sequence[TermForms]) -> list[KeyedForm]:
     """Each form of each term under the keys it is matched by, in the order a
     dictionary build takes them, then the version's elliptic keys (pure; no
@@ -268,14 +272,15 @@ def _acronym_heads(term: TermForms) -> list[KeyedForm]:
     >>> [k[1] for k in _acronym_heads(t)]
     [' ES cell ', ' ES cells ']
     """
-    names = [f for f, k in term.forms if k in (FormKind.LABEL.value, FormKind.EXACT.value)]
     acronyms = [(f, k) for f, k in term.forms
-                if k in (FormKind.LABEL.value, FormKind.EXACT.value)
-                and 3 <= len(f) <= 6 and f.isalpha() and f.isupper()]
+                if k in _NAMING_KINDS and 3 <= len(f) <= 6 and f.isalpha() and f.isupper()]
+    if not acronyms:
+        return []
+    named = [[t.text for t in tokenize(f) if t.is_word] for f, k in term.forms
+             if k in _NAMING_KINDS]
     found: list[KeyedForm] = []
     for acronym, kind in acronyms:
-        for name in names:
-            words = [t.text for t in tokenize(name) if t.is_word]
+        for words in named:
             head = words[-1] if words else ""
             if (len(words) == len(acronym) and head.isalpha() and head.islower()
                     and "".join(w[0] for w in words).casefold() == acronym.casefold()):
@@ -292,9 +297,6 @@ ELLIPTIC_MIN_NAMES = 3
 ELLIPTIC_MIN_SHARE = 0.6
 """A two-word name owns a word when at least this share of the names holding the word
 hold the whole name."""
-
-_NAMING_KINDS = frozenset({FormKind.LABEL.value, FormKind.EXACT.value})
-
 
 def elliptic_keys(keyed: Sequence[KeyedForm]) -> list[KeyedForm]:
     """Words that stand for a two-word name of one ontology version, as weak keys.
