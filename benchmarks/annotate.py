@@ -8,7 +8,8 @@ starts). Then the rows of a fixed-seed sample are compared: context JSON
 (timings and catalog-cache counters left out) and Turtle must be equal.
 
     python benchmarks/annotate.py ../shared/bench/units/craft.jsonl \\
-        --data-dir /work/data/bench --out /work/data/annotate [--sample N] [--seed 1]
+        --data-dir /work/data/bench --out /work/data/annotate [--sample N] [--seed 1] \\
+        [--batch 64] [--workers 2]
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ def main() -> None:
     parser.add_argument("--check", type=int, default=300, help="rows compared")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--batch", type=int, default=64)
+    parser.add_argument("--workers", type=int, default=1, help="annotate --workers")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     lines = [line for line in args.units.read_text(encoding="utf-8").splitlines() if line]
@@ -80,7 +82,7 @@ def main() -> None:
     done = subprocess.run(
         [str(Path(sys.executable).parent / "ontoretrieve"), "annotate", str(units), "--out",
          str(batch_out), "--data-dir", str(args.data_dir), "--batch", str(args.batch),
-         "--json"], capture_output=True, text=True)
+         "--workers", str(args.workers), "--json"], capture_output=True, text=True)
     batch_wall = time.perf_counter() - begun
     if done.returncode not in (0, 1):
         raise SystemExit(f"annotate failed ({done.returncode}): {done.stderr[-2000:]}")
@@ -93,7 +95,7 @@ def main() -> None:
     report = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": f"{platform.machine()}, {platform.python_version()}",
-        "units": len(lines), "batch_size": args.batch,
+        "units": len(lines), "batch_size": args.batch, "workers": args.workers,
         "loop": {**loop, "process_wall": round(loop_wall, 1)},
         "annotate": {"units_per_second": batch["units_per_second"],
                      "seconds": batch["seconds"], "failed": batch["failed"],

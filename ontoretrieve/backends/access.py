@@ -43,7 +43,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
 
-from ontoretrieve.errors import DataDirBusyError, ReadOnlyDataDirError
+from ontoretrieve.errors import DataDirBusyError, ReadOnlyDataDirError, StoreUnavailableError
 
 __all__ = [
     "Access",
@@ -154,7 +154,12 @@ def claim(data_dir: Path, access: Access, wait_seconds: float = 0.0) -> WriterLo
     ``read`` takes the lock only to create a data directory whose embedded store
     does not exist yet (nothing could be read there otherwise); ``auto`` reads a
     directory nobody can write (a read-only mount, a folder of another user).
+
+    Raises:
+        StoreUnavailableError: ``data_dir`` is a file, not a folder.
     """
+    if data_dir.exists() and not data_dir.is_dir():
+        raise StoreUnavailableError(f"the data directory {data_dir} is a file, not a folder")
     if access is Access.WRITE:
         return WriterLock.require(data_dir, wait_seconds=wait_seconds)
     exists = (data_dir / "oxigraph" / "CURRENT").exists()

@@ -10,6 +10,7 @@ stays machine-readable.
 from __future__ import annotations
 
 import time
+from contextlib import nullcontext
 from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated, Any
@@ -47,6 +48,7 @@ from ontoretrieve.cli.common import (
 from ontoretrieve.context.model import Context, Mode
 from ontoretrieve.engine import Engine
 from ontoretrieve.engine.annotate import AnnotateReport, annotate_file
+from ontoretrieve.engine.annotate_workers import WorkerPool
 from ontoretrieve.engine.matches import as_csv, as_sssom, term_matches
 from ontoretrieve.engine.results import RetrieveResult
 from ontoretrieve.errors import OntoRetrieveError
@@ -279,6 +281,10 @@ def annotate_command(
         "--max-tokens", min=1, help="Each context's budget in prompt tokens.")] = None,
     batch: Annotated[int, typer.Option(
         "--batch", min=1, max=4096, help="Units retrieved per batch.")] = 64,
+    workers: Annotated[int, typer.Option(
+        "--workers", min=1, max=256, help="Processes retrieving batches side by side, each "
+        "reading the data directory with its share of the cores (the output is the same "
+        "file); 1 retrieves in this process.")] = 1,
     turtle: Annotated[bool, typer.Option(
         "--turtle/--no-turtle", metavar="", help="Put each context's Turtle in its line.")] = True,
     tenant: TenantOption = DEFAULT_TENANT,
@@ -292,9 +298,11 @@ def annotate_command(
         settings = settings_from(data_dir, config)
         with open_engine(settings) as engine:
             _ensure_index(engine, None, tenant, show=not as_json)
-            report = _annotate(engine, units, out_path, tenant=tenant, mode=mode,
-                               ontologies=ontology or (), max_tokens=max_tokens, batch=batch,
-                               turtle=turtle, show=not as_json)
+            with (WorkerPool(settings, workers) if workers > 1 else nullcontext()) as pool:
+                report = _annotate(engine, units, out_path, tenant=tenant, mode=mode,
+                                   ontologies=ontology or (), max_tokens=max_tokens,
+                                   batch=batch, turtle=turtle, workers=pool,
+                                   show=not as_json)
     if as_json:
         print_json({**asdict(report), "units_per_second": report.units_per_second})
     else:

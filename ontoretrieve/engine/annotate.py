@@ -33,7 +33,8 @@ from ontoretrieve.context.model import Context, Mode
 from ontoretrieve.engine.results import RetrieveResult
 from ontoretrieve.errors import OntoRetrieveError
 
-__all__ = ["AnnotateReport", "UnitLine", "annotate_file", "ok_row", "parse_units"]
+__all__ = ["AnnotateReport", "ChunkWorkers", "UnitLine", "annotate_chunk", "annotate_file",
+           "ok_row", "parse_units"]
 
 AnnotateProgress = Callable[[int, int], None]
 """Called before the first batch and after each: (units done, units in the file)."""
@@ -75,6 +76,14 @@ class Retrieving(Protocol):
                       ontologies: Sequence[str], max_tokens: int | None) -> list[Context]: ...
 
 
+class ChunkWorkers(Protocol):
+    """Retrieves chunks elsewhere (``annotate_workers.WorkerPool``: in other processes),
+    giving back each chunk's rows as ``annotate_chunk`` makes them, in order."""
+
+    def annotate(self, chunks: Iterable[Sequence[UnitLine]], options: dict[str, Any],
+                 turtle: bool) -> Iterator[list[dict[str, Any]]]: ...
+
+
 def parse_units(lines: Iterable[str]) -> Iterator[UnitLine]:
     """The units of JSON Lines text, blank lines skipped; a bad line is a unit with an error."""
     for number, raw in enumerate(lines, start=1):
@@ -102,11 +111,17 @@ def parse_units(lines: Iterable[str]) -> Iterator[UnitLine]:
 def annotate_file(engine: Retrieving, units: Path, out: Path, *, tenant: str,
                   mode: Mode | str = Mode.AUTO, ontologies: Sequence[str] = (),
                   max_tokens: int | None = None, batch: int = 64, turtle: bool = True,
-                  progress: AnnotateProgress | None = None) -> AnnotateReport:
+                  progress: AnnotateProgress | None = None,
+                  workers: ChunkWorkers | None = None) -> AnnotateReport:
     """Retrieve every unit of ``units`` into ``out`` (JSON Lines), resuming a partial ``out``.
 
+    With ``workers``, the chunks are retrieved by the pool's processes (each with an
+    engine of its own over the same data directory) and written in input order:
+    the same file, made on more cores.
+
     Raises:
-        OntoRetrieveError: ``units`` cannot be read, or ``batch`` is below 1.
+        OntoRetrieveError: ``units`` cannot be read, ``batch`` is below 1, or a worker
+            cannot open its engine or died.
     """
     if batch < 1:
         raise OntoRetrieveError(f"the batch size must be at least 1, not {batch}")
@@ -119,8 +134,9 @@ def annotate_file(engine: Retrieving, units: Path, out: Path, *, tenant: str,
         progress(len(done), total)  # before the first batch: what an earlier run did
     with _open_units(units) as lines, out.open("a", encoding="utf-8") as sink:
         todo = (u for u in parse_units(lines) if u.line not in done)
-        while chunk := list(islice(todo, batch)):
-            rows = _annotate_chunk(engine, chunk, options, turtle)
+        chunks = iter(lambda: list(islice(todo, batch)), [])
+        for rows in (workers.annotate(chunks, options, turtle) if workers is not None
+                     else (annotate_chunk(engine, chunk, options, turtle) for chunk in chunks)):
             sink.write("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
             sink.flush()
             annotated += len(rows)
@@ -131,8 +147,8 @@ def annotate_file(engine: Retrieving, units: Path, out: Path, *, tenant: str,
                           seconds=round(time.perf_counter() - started, 3))
 
 
-def _annotate_chunk(engine: Retrieving, chunk: Sequence[UnitLine], options: dict[str, Any],
-                    turtle: bool) -> list[dict[str, Any]]:
+def annotate_chunk(engine: Retrieving, chunk: Sequence[UnitLine], options: dict[str, Any],
+                   turtle: bool) -> list[dict[str, Any]]:
     """The output rows of one chunk: one batch call, or one call per unit when it fails
     (so that each failure lands on its own unit)."""
     good = [(u.line, u.text) for u in chunk if u.text is not None]

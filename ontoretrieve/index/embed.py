@@ -216,7 +216,8 @@ class FastEmbedder:
         from fastembed import TextEmbedding
 
         return TextEmbedding(self.settings.dense_model, specific_model_path=self._model_path,
-                             cache_dir=str(self._cache_dir / "fastembed"))
+                             cache_dir=str(self._cache_dir / "fastembed"),
+                             threads=self.settings.threads)
 
     def release_buffers(self) -> None:
         """Give back the encoder's working memory: ONNX Runtime keeps the arena of the

@@ -223,6 +223,9 @@ class EmbedSettings(_Group):
     padding included); ``batch_size`` stays the cap on texts. Bounds the encoder's
     working memory: ONNX Runtime keeps its largest batch's arena for the session."""
     reindex_concurrency: int = ref("VECTOR_STORE_REINDEX_CONCURRENCY", 2, ge=1)
+    threads: int | None = Field(None, ge=1, le=1024)
+    """Threads of the dense encoder (ONNX Runtime); unset: one per core. Vectors do not
+    depend on it. ``annotate --workers N`` gives each worker its share of the cores."""
     document_cache: bool = True
     """Keep document vectors by model and text (``data_dir/embeddings``), so a rebuild
     embeds only the texts it has not seen."""

@@ -14,10 +14,12 @@ import pytest
 from ontoretrieve.context.model import Context
 from ontoretrieve.engine import Engine
 from ontoretrieve.engine.annotate import annotate_file
+from ontoretrieve.engine.annotate_workers import WorkerPool
 from ontoretrieve.engine.results import RetrieveResult
 from ontoretrieve.errors import OntoRetrieveError
 from ontoretrieve.index.embed import FastEmbedder
 from ontoretrieve.settings import load_settings
+from ontoretrieve.settings.groups import EmbedSettings
 from tests.support import FIXTURES
 
 pytestmark = pytest.mark.integration
@@ -87,6 +89,17 @@ def test_query_vectors_do_not_depend_on_their_batch(real_embedder: FastEmbedder)
     texts = [t for t in TEXTS if t] + ["cat", "a much longer query about cages and keepers"]
     alone = np.stack([real_embedder.embed_queries([t])[0] for t in texts])
     assert np.array_equal(real_embedder.embed_queries(texts), alone)  # bit for bit
+
+
+def test_query_vectors_do_not_depend_on_the_encoders_threads(real_embedder: FastEmbedder,
+                                                            model_cache: Path) -> None:
+    # annotate --workers gives each worker a share of the cores (embed.threads): its
+    # vectors, hence its contexts, must be those of an encoder on every core.
+    texts = [t for t in TEXTS if t] + ["cat", "a much longer query about cages and keepers"]
+    one_thread = FastEmbedder(EmbedSettings(threads=1), model_cache)
+    assert np.array_equal(one_thread.embed_queries(texts), real_embedder.embed_queries(texts))
+    assert np.array_equal(one_thread.embed_documents(texts),
+                          real_embedder.embed_documents(texts))
 
 
 def test_retrieve_many_refuses_one_string(engine: Engine) -> None:
@@ -171,6 +184,34 @@ def test_annotate_resumes_after_an_interruption(engine: Engine, tmp_path: Path) 
     assert [r["id"] for r in resumed] == [f"u{i}" for i in range(7)]
 
 
+def test_annotate_with_workers_writes_the_same_file(engine: Engine, tmp_path: Path) -> None:
+    texts = [t for t in TEXTS if t.strip()] + [f"A cat and a mouse, number {i}." for i in range(5)]
+    units = _units_file(tmp_path / "units.jsonl", texts, bad=True)
+    alone, pooled = tmp_path / "alone.jsonl", tmp_path / "pooled.jsonl"
+    engine.cache.clear("default")
+    annotate_file(engine, units, alone, tenant="default", batch=2)
+    with WorkerPool(engine.settings, 2) as pool:  # readers beside this writing engine
+        report = annotate_file(engine, units, pooled, tenant="default", batch=2, workers=pool)
+    assert (report.annotated, report.failed) == (len(texts) + 2, 2)
+    rows = [json.loads(line) for line in alone.read_text(encoding="utf-8").splitlines()]
+    again = [json.loads(line) for line in pooled.read_text(encoding="utf-8").splitlines()]
+    assert [r["line"] for r in again] == [r["line"] for r in rows]  # input order
+    for one, other in zip(rows, again, strict=True):
+        if one["ok"]:
+            assert one["turtle"] == other["turtle"]
+            one, other = _without_timings(one), _without_timings(other)
+        assert one == other
+
+
+def test_annotate_workers_that_cannot_open_the_engine_say_why(engine: Engine,
+                                                              tmp_path: Path) -> None:
+    (tmp_path / "a-file").write_text("not a data directory", encoding="utf-8")
+    broken = engine.settings.model_copy(update={"data_dir": tmp_path / "a-file"})
+    with pytest.raises(OntoRetrieveError, match=r"an annotate worker cannot open the engine: "
+                       r"the data directory .* is a file, not a folder"):
+        WorkerPool(broken, 2)
+
+
 def test_annotate_cli_exit_codes(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
@@ -186,6 +227,10 @@ def test_annotate_cli_exit_codes(tmp_path: Path) -> None:
     good = _units_file(tmp_path / "good.jsonl", ["A cat.", "A mouse."])
     result = runner.invoke(app, ["annotate", str(good), "--out", str(tmp_path / "g.jsonl"),
                                  "--data-dir", data, "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["annotated"] == 2
+    result = runner.invoke(app, ["annotate", str(good), "--out", str(tmp_path / "w.jsonl"),
+                                 "--data-dir", data, "--workers", "2", "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["annotated"] == 2
     bad = _units_file(tmp_path / "bad.jsonl", ["A cat.", "A mouse."], bad=True)

@@ -1,0 +1,150 @@
+"""Annotate with worker processes: each retrieves whole chunks with an engine of its own.
+
+One engine uses a little more than one core on a corpus: the encoder spreads over
+the cores, the rest of a retrieval (lane fusion, seed rules, the subgraph, the
+token budget) is Python on one. Worker processes, each a reader of the data
+directory (``Engine.open(access="read")``) with its share of the cores for the
+encoder (``embed.threads``), keep every core busy. A chunk's rows are made in
+the worker exactly as ``annotate_file`` makes them in one process, and come back
+in input order, so the output file is the same line for line; the vectors do not
+depend on the encoder's threads (checked by the tests and the benchmark).
+
+Workers start with ``spawn`` (the engine holds native threads a fork would
+copy half-way) and open their engines when the pool is made, all of them before
+it returns (as a loop opens its engine before its first unit), so a run's
+rate counts retrieval only. A worker that cannot open the engine fails the
+pool with the reason; the lines already written stay and a later run resumes
+after them.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import multiprocessing
+import os
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from ontoretrieve.engine.annotate import UnitLine, annotate_chunk
+from ontoretrieve.errors import OntoRetrieveError
+from ontoretrieve.settings import Settings
+
+__all__ = ["WorkerPool", "worker_settings"]
+
+_engine: Any = None
+"""The worker process's engine, opened when it starts."""
+_failure: str | None = None
+"""Why the worker could not open its engine (reported by its first task)."""
+_started: Any = None
+"""The barrier every worker's first task waits at."""
+
+
+def worker_settings(settings: Settings, workers: int, cores: int | None = None) -> Settings:
+    """The settings of one of ``workers`` workers: the encoder's threads split among them
+    (unless ``embed.threads`` is set), the rest unchanged.
+
+    >>> from ontoretrieve.settings import load_settings
+    >>> worker_settings(load_settings(), 2, cores=8).embed.threads
+    4
+    >>> worker_settings(load_settings(), 3, cores=2).embed.threads
+    1
+    """
+    if settings.embed.threads is not None:
+        return settings
+    share = max(1, (cores or os.cpu_count() or 1) // workers)
+    return settings.model_copy(update={
+        "embed": settings.embed.model_copy(update={"threads": share})})
+
+
+class WorkerPool:
+    """``workers`` processes annotating chunks of units; a context manager.
+
+    Raises:
+        OntoRetrieveError: a worker cannot open the engine (when the pool is made), or
+            died (from ``annotate``).
+    """
+
+    def __init__(self, settings: Settings, workers: int) -> None:
+        if workers < 1:
+            raise OntoRetrieveError(f"the number of workers must be at least 1, not {workers}")
+        self.workers = workers
+        context = multiprocessing.get_context("spawn")
+        # Every worker takes one task that waits for all: so each has started and
+        # opened its engine (or said why not) when the pool is returned.
+        started = context.Barrier(workers)
+        self._executor = ProcessPoolExecutor(
+            max_workers=workers, mp_context=context, initializer=_start_worker,
+            initargs=(worker_settings(settings, workers), started))
+        try:
+            for ready in [self._executor.submit(_ready) for _ in range(workers)]:
+                _result(ready)
+        except BaseException:
+            self.close()
+            raise
+
+    def __enter__(self) -> WorkerPool:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=True, cancel_futures=True)
+
+    def annotate(self, chunks: Iterable[Sequence[UnitLine]], options: dict[str, Any],
+                 turtle: bool) -> Iterator[list[dict[str, Any]]]:
+        """The rows of each chunk, in the order of the chunks; at most two chunks per
+        worker are in flight, so a corpus is never read ahead whole."""
+        pending: deque[Future[list[str]]] = deque()
+        for chunk in chunks:
+            pending.append(self._executor.submit(_annotate_in_worker, list(chunk), options,
+                                                 turtle))
+            if len(pending) >= 2 * self.workers:
+                yield _rows(pending.popleft())
+        while pending:
+            yield _rows(pending.popleft())
+
+
+def _result(future: Future[Any]) -> Any:
+    try:
+        return future.result()
+    except BrokenProcessPool as exc:
+        raise OntoRetrieveError(f"an annotate worker died ({exc}); the lines written so far "
+                                "are kept and a new run resumes after them") from None
+
+
+def _rows(future: Future[list[str]]) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in _result(future)]
+
+
+def _start_worker(settings: Settings, started: Any) -> None:
+    """In the worker, when it starts: open its engine (a failure is kept, not raised,
+    since an initializer that raises breaks the pool without saying why)."""
+    global _engine, _failure, _started
+    from ontoretrieve.engine import Engine
+
+    try:
+        _engine = Engine.open(settings, access="read")
+    except Exception as exc:
+        _failure = f"an annotate worker cannot open the engine: {exc}"
+    else:
+        atexit.register(_engine.close)
+    _started = started
+
+
+def _ready() -> None:
+    """In the worker: wait for every worker to have started, then say how it went."""
+    _started.wait(timeout=600)
+    if _failure is not None:
+        raise OntoRetrieveError(_failure)
+
+
+def _annotate_in_worker(chunk: list[UnitLine], options: dict[str, Any], turtle: bool
+                        ) -> list[str]:
+    """In the worker: the chunk's rows, as JSON (cheaper to send back than objects)."""
+    rows = annotate_chunk(_engine, chunk, options, turtle)
+    return [json.dumps(row, ensure_ascii=False) for row in rows]
