@@ -217,11 +217,17 @@ def _with_sharing(found: tuple[Entry, ...]) -> tuple[SharedEntry, ...]:
     ...                ("x:b", "h", "medical record", "elliptic")))
     (('x:a', 'h', 'record', 'label', 1), ('x:b', 'h', 'medical record', 'elliptic', 2))
     """
+    if len(found) == 1:  # most keys name one term: a third of a dictionary build
+        return ((*found[0], 1),)
     everyone = len({e[0] for e in found})
-    named = len({e[0] for e in found if e[3] != FormKind.ELLIPTIC.value})
-    return tuple((*e, everyone if e[3] == FormKind.ELLIPTIC.value else named)
-                 for e in found)
+    if all(e[3] != _ELLIPTIC for e in found):
+        return tuple((*e, everyone) for e in found)
+    named = len({e[0] for e in found if e[3] != _ELLIPTIC})
+    return tuple((*e, everyone if e[3] == _ELLIPTIC else named) for e in found)
 
+
+_ELLIPTIC = FormKind.ELLIPTIC.value
+"""Read in the loops of a dictionary build (an enum member's value costs a call)."""
 
 KeyedForm = tuple[str, str, str, str, str]
 """(automaton: folded, exact or root; key; term IRI; form; form kind)."""
@@ -374,10 +380,13 @@ class MentionDictionary:
         count = 0
         for content_hash, keyed in ontologies:
             for which, key, iri, form, kind in keyed:
-                count += which != "root" and kind != FormKind.ELLIPTIC.value
+                count += which != "root" and kind != _ELLIPTIC
                 # One entry per term and version: its strongest form under this key.
-                entries.setdefault((which, key), {}).setdefault(
-                    (iri, content_hash), (iri, content_hash, form, kind))
+                per_key = entries.get((which, key))
+                if per_key is None:
+                    per_key = entries[which, key] = {}
+                if (iri, content_hash) not in per_key:
+                    per_key[iri, content_hash] = (iri, content_hash, form, kind)
         automatons = {"folded": ahocorasick.Automaton(), "exact": ahocorasick.Automaton(),
                       "root": ahocorasick.Automaton()}
         for (which, key), per_key in entries.items():
