@@ -187,6 +187,18 @@ class CatalogReader:
             self._graphs.popitem(last=False)
         return index
 
+    def derive(self, content_hash: str, base_hash: str, added: Iterable[ox.Triple],
+               removed: Iterable[ox.Triple]) -> bool:
+        """Cache a new version's index made from its base's, when the base is cached (an
+        applied proposal): the first retrieval after the apply then reads nothing from
+        the store. Neighbours are looked up in canonical order, so the derived index
+        answers as one read from the store. False when there was nothing to derive from."""
+        base = self._graphs.get(base_hash)
+        if base is None or content_hash in self._graphs:
+            return False
+        self._graphs[content_hash] = base.changed(content_hash, added, removed)
+        return True
+
     def merged(self, hashes: Iterable[str], access: CatalogAccess) -> WorkingGraph:
         """The working graph over several versions (a view; remembered per set)."""
         key = frozenset(hashes)

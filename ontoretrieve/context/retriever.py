@@ -381,7 +381,7 @@ class Retriever:
                     break  # already over the cap: fetching the rest would be thrown away
                 part = self.reader.graph(version.content_hash, access)
                 parts.append(part)
-                statements.extend(without_header(part.triples, part.headers))
+                statements.extend(without_header(part.ordered(), part.headers))
         except StoreFailure as exc:
             return _empty(mode, Diagnosis.STORE_UNREACHABLE, degraded=str(exc))
         capped, truncated = cap_statements(statements, limit)
@@ -612,7 +612,7 @@ class Retriever:
                 if sizes.get(content_hash, x.small_module_closure_max_triples + 1) \
                         <= x.small_module_closure_max_triples:
                     part = self.reader.graph(content_hash, access)
-                    modules.append((content_hash, score, part.triples, part.headers))
+                    modules.append((content_hash, score, part.ordered(), part.headers))
         except StoreFailure as exc:
             warnings.append(f"small-module closure skipped: {exc}")
             access.failures.append(str(exc))

@@ -18,7 +18,7 @@ nothing however large GO or NCBITaxon are.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import TypeAlias
@@ -154,7 +154,7 @@ def _role(p: str, literal: bool, table: RoleTable) -> Role:
 class GraphIndex:
     """The triples of one ontology version, indexed by subject and by object."""
 
-    __slots__ = ("_in", "_out", "headers", "name", "triples")
+    __slots__ = ("_in", "_ordered", "_out", "headers", "name", "triples")
 
     def __init__(self, name: str, triples: Iterable[ox.Triple]) -> None:
         self.name = name
@@ -162,6 +162,7 @@ class GraphIndex:
         self._out: dict[Node, list[tuple[ox.NamedNode, Term]]] = {}
         self._in: dict[Node, list[tuple[Node, ox.NamedNode]]] = {}
         self.headers: set[Node] = set()
+        self._ordered: list[Statement] | None = None
         for t in triples:
             s, p, o = t.subject, t.predicate, t.object
             if not isinstance(s, ox.NamedNode | ox.BlankNode):
@@ -174,8 +175,72 @@ class GraphIndex:
             if p == RDF_TYPE_NODE and o == OWL_ONTOLOGY_NODE:
                 self.headers.add(s)
 
+    def changed(self, name: str, added: Iterable[ox.Triple], removed: Iterable[ox.Triple]
+                ) -> GraphIndex:
+        """The index of a version that is this one with ``added`` and without ``removed``,
+        made from this one's lookups (shared, never modified) in the time of the change,
+        not of the graph: what ``GraphIndex(name, new triples)`` would answer. A
+        statement in both (no delta has one) counts as removed.
+
+        >>> a, b = ox.NamedNode("http://x/a"), ox.NamedNode("http://x/b")
+        >>> old = GraphIndex("h1", [ox.Triple(a, RDF_TYPE_NODE, b)])
+        >>> new = old.changed("h2", [ox.Triple(b, RDF_TYPE_NODE, a)],
+        ...                   [ox.Triple(a, RDF_TYPE_NODE, b)])
+        >>> len(new), new.describes(a), new.describes(b), len(old), old.describes(a)
+        (1, False, True, 1, True)
+        """
+        gone = set(GraphIndex(name, removed).triples)
+        fresh = [t for t in dict.fromkeys(GraphIndex(name, added).triples)
+                 if t not in gone and (t[1], t[2]) not in self._out.get(t[0], ())]
+        derived = GraphIndex(name, ())
+        kept = [t for t in self.triples if t not in gone] if gone else list(self.triples)
+        derived.triples = kept + fresh
+        derived._out, derived._in = dict(self._out), dict(self._in)
+        derived.headers = set(self.headers)
+        for s, p, o in gone:
+            derived._drop(s, p, o)
+        for s, p, o in fresh:
+            derived._out[s] = [*derived._out.get(s, []), (p, o)]
+            if isinstance(o, ox.NamedNode | ox.BlankNode):
+                derived._in[o] = [*derived._in.get(o, []), (s, p)]
+            if p == RDF_TYPE_NODE and o == OWL_ONTOLOGY_NODE:
+                derived.headers.add(s)
+        return derived
+
+    def _drop(self, s: Node, p: ox.NamedNode, o: Term) -> None:
+        """Remove one statement from the lookups, copying the lists it touches."""
+        outgoing = [e for e in self._out.get(s, []) if e != (p, o)]
+        if outgoing:
+            self._out[s] = outgoing
+        else:
+            self._out.pop(s, None)
+        if isinstance(o, ox.NamedNode | ox.BlankNode):
+            incoming = [e for e in self._in.get(o, []) if e != (s, p)]
+            if incoming:
+                self._in[o] = incoming
+            else:
+                self._in.pop(o, None)
+        if p == RDF_TYPE_NODE and o == OWL_ONTOLOGY_NODE:
+            self.headers.discard(s)
+
     def __len__(self) -> int:
         return len(self.triples)
+
+    def ordered(self) -> list[Statement]:
+        """The triples in canonical order (subject, predicate, object by ``term_order``),
+        sorted on first use: what a context takes whole, whatever order the store
+        handed the triples back in."""
+        if self._ordered is None:
+            shapes: dict[ox.BlankNode, str] = {}
+
+            def shape(node: ox.BlankNode) -> str:
+                if node not in shapes:
+                    shapes[node] = blank_shape(self._out.get(node, ()))
+                return shapes[node]
+
+            self._ordered = sorted(self.triples, key=lambda t: (
+                term_order(t[0], shape), t[1].value, term_order(t[2], shape)))
+        return self._ordered
 
     def out(self, node: Node) -> list[tuple[ox.NamedNode, Term]]:
         return self._out.get(node, [])
@@ -200,22 +265,34 @@ class WorkingGraph:
         self._out: dict[Node, list[tuple[ox.NamedNode, Term]]] = {}
         self._in: dict[Node, list[tuple[Node, ox.NamedNode]]] = {}
         self._owners: dict[Node, list[str]] = {}
+        self._shapes: dict[ox.BlankNode, str] = {}
 
     def __len__(self) -> int:
         return sum(len(p) for p in self.parts)
 
+    def _shape(self, node: ox.BlankNode) -> str:
+        found = self._shapes.get(node)
+        if found is None:
+            found = blank_shape(dict.fromkeys(e for part in self.parts for e in part.out(node)))
+            self._shapes[node] = found
+        return found
+
     def out(self, node: Node) -> list[tuple[ox.NamedNode, Term]]:
+        """The node's (predicate, object) pairs, in canonical order (see ``term_order``)."""
         found = self._out.get(node)
         if found is None:
             # The same triple in two versions counts once.
-            found = list(dict.fromkeys(e for part in self.parts for e in part.out(node)))
+            found = sorted(dict.fromkeys(e for part in self.parts for e in part.out(node)),
+                           key=lambda e: (e[0].value, term_order(e[1], self._shape)))
             self._out[node] = found
         return found
 
     def incoming(self, node: Node) -> list[tuple[Node, ox.NamedNode]]:
+        """The (subject, predicate) pairs pointing at the node, in canonical order."""
         found = self._in.get(node)
         if found is None:
-            found = list(dict.fromkeys(e for part in self.parts for e in part.incoming(node)))
+            found = sorted(dict.fromkeys(e for part in self.parts for e in part.incoming(node)),
+                           key=lambda e: (e[1].value, term_order(e[0], self._shape)))
             self._in[node] = found
         return found
 
@@ -233,6 +310,38 @@ class WorkingGraph:
 
     def types(self, node: Node) -> set[ox.NamedNode]:
         return {o for p, o in self.out(node) if p == RDF_TYPE_NODE and isinstance(o, ox.NamedNode)}
+
+
+def term_order(term: Term, shape: Callable[[ox.BlankNode], str] | None = None
+               ) -> tuple[int, str, str]:
+    """A sort key for the neighbours of a node that depends on the terms, never on the
+    order a store hands triples back in (which differs between stores, and for a new
+    version between the store and the apply that wrote it): IRIs, then blank nodes by
+    ``shape`` (their labels change with every load, so what they say stands in), then
+    literals by value, datatype and language. Blank nodes of one shape keep the order
+    they came in.
+
+    >>> lit = ox.Literal("b", language="en")
+    >>> sorted([lit, ox.BlankNode("z"), ox.NamedNode("http://x/a")], key=term_order)[0].value
+    'http://x/a'
+    """
+    if isinstance(term, ox.NamedNode):
+        return 0, term.value, ""
+    if isinstance(term, ox.Literal):
+        return 2, term.value, f"{term.datatype.value}@{term.language or ''}"
+    return 1, shape(term) if shape is not None else "", ""
+
+
+def blank_shape(pairs: Iterable[tuple[ox.NamedNode, Term]]) -> str:
+    """What a blank node says, without labels: its (predicate, object) pairs sorted, a
+    blank object written ``_`` (one level: restrictions and list cells differ there).
+
+    >>> blank_shape([(RDF_TYPE_NODE, ox.BlankNode("b1")),
+    ...              (RDF_TYPE_NODE, ox.NamedNode("http://x/R"))]).split(" ")[-1]
+    '_'
+    """
+    return "\n".join(sorted(f"{p.value} {'_' if isinstance(o, ox.BlankNode) else o}"
+                            for p, o in pairs))
 
 
 def reference_targets(graph: WorkingGraph, iris: Iterable[str]) -> set[str]:

@@ -240,3 +240,22 @@ def test_annotate_cli_exit_codes(tmp_path: Path) -> None:
     missing = runner.invoke(app, ["annotate", str(tmp_path / "nope.jsonl"), "--out",
                                   str(tmp_path / "n.jsonl"), "--data-dir", data])
     assert missing.exit_code == 2 and "cannot read the units file" in missing.output
+
+
+def test_contexts_do_not_depend_on_the_order_the_store_returns_triples(
+        engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Stores hand a graph's triples back in their own order (an Oxigraph server, the
+    # embedded store, a graph written by an apply): the context must be the same.
+    engine.cache.clear("default")
+    first = [engine.retrieve(text, mode=mode) for text in TEXTS for mode in ("auto", "vector")]
+    reader = engine._retriever(engine._tenant("default")).reader
+    reader._graphs.clear()
+    reader._merged.clear()
+    read = reader.store.graph_triples
+    monkeypatch.setattr(reader.store, "graph_triples",
+                        lambda graph: list(reversed(read(graph))))
+    engine.cache.clear("default")
+    again = [engine.retrieve(text, mode=mode) for text in TEXTS for mode in ("auto", "vector")]
+    for one, other in zip(first, again, strict=True):
+        assert _result(one) == _result(other)
+        assert one.serialize("turtle") == other.serialize("turtle")

@@ -11,6 +11,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import pyoxigraph as ox
 import pytest
 from typer.testing import CliRunner
 
@@ -131,6 +132,30 @@ def test_rollback_restores_the_previous_hash(tenant_config: Path) -> None:
         assert not _finds_thermometer(engine)
         with pytest.raises(Exception, match="nothing to roll back"):
             engine.rollback(MINI, tenant="alpha")
+
+
+def test_after_an_apply_the_new_graph_is_derived_from_the_cached_base(
+        tenant_config: Path) -> None:
+    relabel = (f"<{MINI}#Device> <{RDFS}label> \"instrument\"@en .",
+               f"<{MINI}#Device> <{RDFS}label> \"device\"@en .")
+    texts = ("a thermometer", "an instrument or a device with a sensor")
+    with Engine.open(load_settings(tenant_config)) as engine:
+        base = _mini(engine)
+        engine.retrieve("a device with a sensor", tenant="alpha")  # the base graph cached
+        result = engine.apply(_proposal(base, THERMOMETER + " " + relabel[0], relabel[1]),
+                              tenant="alpha")
+        new = result.applied[0].content_hash
+        reader = engine._retriever(engine._tenant("alpha")).reader
+        derived = reader._graphs[new]  # there before any retrieval: nothing read
+        stored = engine.store.graph_triples(graph_name(new))
+        assert sorted(map(str, stored)) == sorted(
+            str(ox.Triple(*t)) for t in derived.ordered())
+        warm = [engine.retrieve(t, tenant="alpha") for t in texts]
+    with Engine.open(load_settings(tenant_config)) as fresh:  # reads the new graph
+        cold = [fresh.retrieve(t, tenant="alpha") for t in texts]
+    for one, other in zip(warm, cold, strict=True):
+        assert one.serialize("turtle") == other.serialize("turtle")
+        assert one.terms == other.terms
 
 
 def test_an_apply_writes_exactly_the_atoms_it_changed(tenant_config: Path) -> None:
