@@ -99,8 +99,8 @@ def run(data_dir: Path, ontology: str | None, readers: bool = False,
             label = next(t.object.value for t in engine.store.graph_triples(target.graph)
                          if t.subject.value == parent and t.predicate.value == RDFS + "label")
             engine.retrieve(label)
-        reader = engine._retriever(engine._tenant("default")).reader
-        base_cached = target.content_hash in reader._graphs
+        graphs = engine._retriever(engine._tenant("default")).reader
+        base_cached = target.content_hash in graphs._graphs
         timings: dict[str, float] = {}
         spans: dict[str, tuple[float, float]] = {}
         reader = Reader(engine)
@@ -111,7 +111,8 @@ def run(data_dir: Path, ontology: str | None, readers: bool = False,
                 engine.propose(proposal)
         with timed(timings, "apply_with_sync", spans):
             result = engine.apply(proposal)
-        derived = result.applied[0].content_hash in reader._graphs  # before any read
+        graphs = engine._retriever(engine._tenant("default")).reader
+        derived = result.applied[0].content_hash in graphs._graphs  # before any read
         with timed(timings, "first_retrieval", spans):
             found = new in engine.retrieve("a zeolithic quasicrystal", mode=Mode.VECTOR).terms
         with timed(timings, "rollback_with_sync", spans):

@@ -187,6 +187,11 @@ class CatalogReader:
             self._graphs.popitem(last=False)
         return index
 
+    def cached(self, content_hash: str) -> GraphIndex | None:
+        """The version's index when the cache holds it (nothing is read); safe beside
+        readers, since an index is never changed once made."""
+        return self._graphs.get(content_hash)
+
     def derive(self, content_hash: str, base_hash: str, added: Iterable[ox.Triple],
                removed: Iterable[ox.Triple]) -> bool:
         """Cache a new version's index made from its base's, when the base is cached (an

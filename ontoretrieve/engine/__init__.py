@@ -73,6 +73,7 @@ from ontoretrieve.proposals.model import AppliedVersion, ApplyResult, Proposal, 
 from ontoretrieve.proposals.runner import Planned, ProposalRunner
 from ontoretrieve.query.batch import NOTHING_PREPARED, PreparedQueries
 from ontoretrieve.query.lookup import LookupResult
+from ontoretrieve.rdf.graph_index import Statement
 from ontoretrieve.records import LoadReport, OntologyVersion, SeedEvidence, SyncReport
 from ontoretrieve.settings import Settings, load_settings
 from ontoretrieve.settings.tenants import (
@@ -557,9 +558,13 @@ class Engine:
             with state.lock:  # one query at a time on the index, between readers'
                 return self._retriever(state).seed_retriever.seeds(query).seeds
 
+        def cached(content_hash: str) -> list[Statement] | None:
+            held = state.retriever.reader.cached(content_hash) if state.retriever else None
+            return held.triples if held is not None else None
+
         has_index = (tenant_dir(self.settings, state.name) / "state.json").exists()
         return ProposalRunner(self.settings, self.store, state.name,
-                              search if has_index else None)
+                              search if has_index else None, cached)
 
     def propose(self, proposal: Proposal, *, tenant: str = DEFAULT_TENANT) -> ProposalReport:
         """Validate a proposal against the whole ontologies it names; nothing is written.

@@ -135,15 +135,22 @@ def test_rollback_restores_the_previous_hash(tenant_config: Path) -> None:
 
 
 def test_after_an_apply_the_new_graph_is_derived_from_the_cached_base(
-        tenant_config: Path) -> None:
+        tenant_config: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     relabel = (f"<{MINI}#Device> <{RDFS}label> \"instrument\"@en .",
                f"<{MINI}#Device> <{RDFS}label> \"device\"@en .")
     texts = ("a thermometer", "an instrument or a device with a sensor")
     with Engine.open(load_settings(tenant_config)) as engine:
         base = _mini(engine)
         engine.retrieve("a device with a sensor", tenant="alpha")  # the base graph cached
-        result = engine.apply(_proposal(base, THERMOMETER + " " + relabel[0], relabel[1]),
-                              tenant="alpha")
+        proposal = _proposal(base, THERMOMETER + " " + relabel[0], relabel[1])
+        read: list[str] = []
+        whole = engine.store.graph_triples
+        monkeypatch.setattr(engine.store, "graph_triples",
+                            lambda graph: read.append(graph) or whole(graph))
+        assert engine.propose(proposal, tenant="alpha").conforms
+        assert graph_name(base) not in read  # validated from the cached base
+        monkeypatch.undo()
+        result = engine.apply(proposal, tenant="alpha")
         new = result.applied[0].content_hash
         reader = engine._retriever(engine._tenant("alpha")).reader
         derived = reader._graphs[new]  # there before any retrieval: nothing read
