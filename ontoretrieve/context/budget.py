@@ -144,8 +144,9 @@ def keep_languages(statements: Sequence[Statement], settings: ContextSettings,
                    roles: RoleTable) -> tuple[list[Statement], int]:
     """Statements whose literal is in an accepted language, and how many were dropped.
 
-    A term whose every label is in another language keeps its first label, so
-    no term of the pool goes unnamed.
+    A term whose every label is in another language keeps one, so no term of the
+    pool goes unnamed: a label without a language tag when it has one (it is in no
+    other language), else its first (statements come in canonical order).
     """
     if settings.every_language:
         return list(statements), 0
@@ -154,17 +155,20 @@ def keep_languages(statements: Sequence[Statement], settings: ContextSettings,
     for s, p, o in statements:
         if _accepted(o, accepted) and role_of(p, o, roles) is Role.LABEL:
             named.add(s)
-    kept, dropped, fallback = [], 0, set()
+    fallback: dict[object, Statement] = {}
     for t in statements:
         s, p, o = t
-        if _accepted(o, accepted):
-            kept.append(t)
-        elif s not in named and s not in fallback and role_of(p, o, roles) is Role.LABEL:
-            fallback.add(s)
-            kept.append(t)
-        else:
-            dropped += 1
-    return kept, dropped
+        if s in named or _accepted(o, accepted) or role_of(p, o, roles) is not Role.LABEL:
+            continue
+        chosen = fallback.get(s)
+        if chosen is None or (_tagged(chosen[2]) and not _tagged(o)):
+            fallback[s] = t
+    kept = [t for t in statements if _accepted(t[2], accepted) or fallback.get(t[0]) is t]
+    return kept, len(statements) - len(kept)
+
+
+def _tagged(term: object) -> bool:
+    return isinstance(term, ox.Literal) and bool(term.language)
 
 
 def _accepted(term: object, accepted: set[str]) -> bool:
