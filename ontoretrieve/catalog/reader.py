@@ -142,6 +142,8 @@ class CatalogReader:
         self.merge_cache_size = merge_cache_size
         self._graphs: OrderedDict[str, GraphIndex] = OrderedDict()
         self._merged: OrderedDict[frozenset[str], WorkingGraph] = OrderedDict()
+        self._pending: dict[str, Sequence[ox.Triple]] = {}
+        """The triples of the version an apply just wrote, until first read (at most one)."""
         self._versions: list[OntologyVersion] | None = None
         self._versions_stamp: object = None
         self._checked_at = 0.0
@@ -153,6 +155,7 @@ class CatalogReader:
                               cache_triples=self.cache_triples,
                               merge_cache_size=self.merge_cache_size)
         other._graphs, other._merged = self._graphs, self._merged
+        other._pending = self._pending
         return other
 
     def versions(self) -> list[OntologyVersion]:
@@ -180,7 +183,9 @@ class CatalogReader:
             access.graph_cache_hits += 1
             return cached
         access.graph_cache_misses += 1
-        index = GraphIndex(content_hash, self.store.graph_triples(graph_name(content_hash)))
+        held = self._pending.pop(content_hash, None)
+        index = GraphIndex(content_hash, held if held is not None
+                           else self.store.graph_triples(graph_name(content_hash)))
         self._graphs[content_hash] = index
         while sum(len(g) for g in self._graphs.values()) > self.cache_triples \
                 and len(self._graphs) > 1:
@@ -193,13 +198,20 @@ class CatalogReader:
         return self._graphs.get(content_hash)
 
     def derive(self, content_hash: str, base_hash: str, added: Iterable[ox.Triple],
-               removed: Iterable[ox.Triple]) -> bool:
+               removed: Iterable[ox.Triple], triples: Sequence[ox.Triple] = ()) -> bool:
         """Cache a new version's index made from its base's, when the base is cached (an
         applied proposal): the first retrieval after the apply then reads nothing from
-        the store. Neighbours are looked up in canonical order, so the derived index
-        answers as one read from the store. False when there was nothing to derive from."""
+        the store. Else keep the version's ``triples`` (what the apply wrote) for its
+        first read, in place of reading the store. Neighbours are looked up in canonical
+        order, so either answers as an index read from the store. False when there was
+        nothing to derive from."""
+        if content_hash in self._graphs:
+            return False
         base = self._graphs.get(base_hash)
-        if base is None or content_hash in self._graphs:
+        if base is None:
+            self._pending.clear()  # only the last apply's: a few hundred MB for GO
+            if triples:
+                self._pending[content_hash] = triples
             return False
         self._graphs[content_hash] = base.changed(content_hash, added, removed)
         return True

@@ -625,10 +625,12 @@ class Engine:
                 applied = runner.switch(planned)
                 deltas = {p.content_hash: p.delta for p in planned}
                 _, sync = self._load_and_sync(state, None, deltas=deltas)
-                if state.retriever is not None:  # its graph cache: from the base's, if held
+                if state.retriever is not None:  # its graph cache: from the base's, if held,
+                    # else from the triples just written
                     for plan in planned:
                         state.retriever.reader.derive(plan.content_hash, plan.base.content_hash,
-                                                      plan.delta.added, plan.delta.removed)
+                                                      plan.delta.added, plan.delta.removed,
+                                                      plan.new)
             return ApplyResult(report=report, applied=applied, index=sync)
 
     def rollback(self, ontology_iri: str, *, tenant: str = DEFAULT_TENANT

@@ -165,6 +165,26 @@ def test_after_an_apply_the_new_graph_is_derived_from_the_cached_base(
         assert one.terms == other.terms
 
 
+def test_after_an_apply_the_new_graph_is_not_read_back_from_the_store(
+        tenant_config: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    texts = ("a thermometer", "a device with a sensor")
+    with Engine.open(load_settings(tenant_config)) as engine:
+        result = engine.apply(_proposal(_mini(engine)), tenant="alpha")  # no base cached
+        new = result.applied[0].content_hash
+        read: list[str] = []
+        whole = engine.store.graph_triples
+        monkeypatch.setattr(engine.store, "graph_triples",
+                            lambda graph: read.append(graph) or whole(graph))
+        warm = [engine.retrieve(t, tenant="alpha", mode=Mode.VECTOR) for t in texts]
+        assert graph_name(new) not in read  # indexed from the triples the apply wrote
+        monkeypatch.undo()
+    with Engine.open(load_settings(tenant_config)) as fresh:
+        cold = [fresh.retrieve(t, tenant="alpha", mode=Mode.VECTOR) for t in texts]
+    for one, other in zip(warm, cold, strict=True):
+        assert one.serialize("turtle") == other.serialize("turtle")
+    assert f"{MINI}#Thermometer" in warm[0].terms
+
+
 def test_an_apply_writes_exactly_the_atoms_it_changed(tenant_config: Path) -> None:
     relabel = (f"<{MINI}#Device> <{RDFS}label> \"instrument\"@en .", 
                f"<{MINI}#Device> <{RDFS}label> \"device\"@en .")
