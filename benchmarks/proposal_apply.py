@@ -100,7 +100,7 @@ def run(data_dir: Path, ontology: str | None, readers: bool = False,
                          if t.subject.value == parent and t.predicate.value == RDFS + "label")
             engine.retrieve(label)
         graphs = engine._retriever(engine._tenant("default")).reader
-        base_cached = target.content_hash in graphs._graphs
+        base_cached = graphs.cached(target.content_hash) is not None
         timings: dict[str, float] = {}
         spans: dict[str, tuple[float, float]] = {}
         reader = Reader(engine)
@@ -112,7 +112,7 @@ def run(data_dir: Path, ontology: str | None, readers: bool = False,
         with timed(timings, "apply_with_sync", spans):
             result = engine.apply(proposal)
         graphs = engine._retriever(engine._tenant("default")).reader
-        derived = result.applied[0].content_hash in graphs._graphs  # before any read
+        derived = graphs.cached(result.applied[0].content_hash) is not None  # before a read
         with timed(timings, "first_retrieval", spans):
             found = new in engine.retrieve("a zeolithic quasicrystal", mode=Mode.VECTOR).terms
         with timed(timings, "rollback_with_sync", spans):

@@ -33,8 +33,8 @@ from ontoretrieve.context.model import Context, Mode
 from ontoretrieve.engine.results import RetrieveResult
 from ontoretrieve.errors import OntoRetrieveError
 
-__all__ = ["AnnotateReport", "ChunkWorkers", "UnitLine", "annotate_chunk", "annotate_file",
-           "ok_row", "parse_units"]
+__all__ = ["AnnotateReport", "ChunkWorkers", "RowLine", "UnitLine", "annotate_chunk",
+           "annotate_file", "ok_row", "parse_units", "row_lines"]
 
 AnnotateProgress = Callable[[int, int], None]
 """Called before the first batch and after each: (units done, units in the file)."""
@@ -76,12 +76,16 @@ class Retrieving(Protocol):
                       ontologies: Sequence[str], max_tokens: int | None) -> list[Context]: ...
 
 
+RowLine = tuple[str, bool]
+"""One output line (JSON and its newline) and whether its unit was retrieved well."""
+
+
 class ChunkWorkers(Protocol):
     """Retrieves chunks elsewhere (``annotate_workers.WorkerPool``: in other processes),
-    giving back each chunk's rows as ``annotate_chunk`` makes them, in order."""
+    giving back each chunk's ``row_lines``, in order."""
 
     def annotate(self, chunks: Iterable[Sequence[UnitLine]], options: dict[str, Any],
-                 turtle: bool) -> Iterator[list[dict[str, Any]]]: ...
+                 turtle: bool) -> Iterator[list[RowLine]]: ...
 
 
 def parse_units(lines: Iterable[str]) -> Iterator[UnitLine]:
@@ -136,11 +140,12 @@ def annotate_file(engine: Retrieving, units: Path, out: Path, *, tenant: str,
         todo = (u for u in parse_units(lines) if u.line not in done)
         chunks = iter(lambda: list(islice(todo, batch)), [])
         for rows in (workers.annotate(chunks, options, turtle) if workers is not None
-                     else (annotate_chunk(engine, chunk, options, turtle) for chunk in chunks)):
-            sink.write("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
+                     else (row_lines(annotate_chunk(engine, chunk, options, turtle))
+                           for chunk in chunks)):
+            sink.write("".join(line for line, _ in rows))
             sink.flush()
             annotated += len(rows)
-            failed += sum(1 for row in rows if not row["ok"])
+            failed += sum(1 for _, ok in rows if not ok)
             if progress:
                 progress(len(done) + annotated, total)
     return AnnotateReport(units=total, kept=len(done), annotated=annotated, failed=failed,
@@ -173,6 +178,16 @@ def annotate_chunk(engine: Retrieving, chunk: Sequence[UnitLine], options: dict[
         rows.append({"id": unit.id, "line": unit.line, "ok": False,
                      "error": {"type": kind, "message": message}})
     return rows
+
+
+def row_lines(rows: Sequence[dict[str, Any]]) -> list[RowLine]:
+    """The output lines of a chunk's rows, made once (where the rows are made: in a
+    worker process, so that the writer only writes them).
+
+    >>> row_lines([{"id": "a", "line": 1, "ok": False, "error": {}}])
+    [('{"id": "a", "line": 1, "ok": false, "error": {}}\\n', False)]
+    """
+    return [(json.dumps(row, ensure_ascii=False) + "\n", bool(row["ok"])) for row in rows]
 
 
 def ok_row(unit: UnitLine, context: Context, turtle: bool) -> dict[str, Any]:

@@ -20,7 +20,6 @@ after them.
 from __future__ import annotations
 
 import atexit
-import json
 import multiprocessing
 import os
 from collections import deque
@@ -29,7 +28,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from ontoretrieve.engine.annotate import UnitLine, annotate_chunk
+from ontoretrieve.engine.annotate import RowLine, UnitLine, annotate_chunk, row_lines
 from ontoretrieve.errors import OntoRetrieveError
 from ontoretrieve.settings import Settings
 
@@ -96,17 +95,17 @@ class WorkerPool:
         self._executor.shutdown(wait=True, cancel_futures=True)
 
     def annotate(self, chunks: Iterable[Sequence[UnitLine]], options: dict[str, Any],
-                 turtle: bool) -> Iterator[list[dict[str, Any]]]:
-        """The rows of each chunk, in the order of the chunks; at most two chunks per
+                 turtle: bool) -> Iterator[list[RowLine]]:
+        """The output lines of each chunk, in the order of the chunks; at most two chunks per
         worker are in flight, so a corpus is never read ahead whole."""
-        pending: deque[Future[list[str]]] = deque()
+        pending: deque[Future[list[RowLine]]] = deque()
         for chunk in chunks:
             pending.append(self._executor.submit(_annotate_in_worker, list(chunk), options,
                                                  turtle))
             if len(pending) >= 2 * self.workers:
-                yield _rows(pending.popleft())
+                yield _result(pending.popleft())
         while pending:
-            yield _rows(pending.popleft())
+            yield _result(pending.popleft())
 
 
 def _result(future: Future[Any]) -> Any:
@@ -115,10 +114,6 @@ def _result(future: Future[Any]) -> Any:
     except BrokenProcessPool as exc:
         raise OntoRetrieveError(f"an annotate worker died ({exc}); the lines written so far "
                                 "are kept and a new run resumes after them") from None
-
-
-def _rows(future: Future[list[str]]) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in _result(future)]
 
 
 def _start_worker(settings: Settings, started: Any) -> None:
@@ -144,7 +139,6 @@ def _ready() -> None:
 
 
 def _annotate_in_worker(chunk: list[UnitLine], options: dict[str, Any], turtle: bool
-                        ) -> list[str]:
-    """In the worker: the chunk's rows, as JSON (cheaper to send back than objects)."""
-    rows = annotate_chunk(_engine, chunk, options, turtle)
-    return [json.dumps(row, ensure_ascii=False) for row in rows]
+                        ) -> list[RowLine]:
+    """In the worker: the chunk's output lines (cheaper to send back than objects)."""
+    return row_lines(annotate_chunk(_engine, chunk, options, turtle))

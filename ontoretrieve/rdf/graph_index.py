@@ -18,6 +18,7 @@ nothing however large GO or NCBITaxon are.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -231,13 +232,7 @@ class GraphIndex:
         sorted on first use: what a context takes whole, whatever order the store
         handed the triples back in."""
         if self._ordered is None:
-            shapes: dict[ox.BlankNode, str] = {}
-
-            def shape(node: ox.BlankNode) -> str:
-                if node not in shapes:
-                    shapes[node] = blank_shape(self._out.get(node, ()))
-                return shapes[node]
-
+            shape = functools.cache(lambda node: blank_shape(self._out.get(node, ())))
             self._ordered = sorted(self.triples, key=lambda t: (
                 term_order(t[0], shape), t[1].value, term_order(t[2], shape)))
         return self._ordered
