@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 import pyoxigraph as ox
@@ -170,20 +170,39 @@ def _position(exc: SyntaxError) -> tuple[int, int]:
 
 
 def apply_change(old: Sequence[ox.Triple], add: Sequence[ox.Triple],
-                 remove: Sequence[ox.Triple]) -> tuple[list[ox.Triple], list[ox.Triple]]:
-    """The new triples, and the removals that were not there.
+                 remove: Sequence[ox.Triple], present: set[ox.Triple] | None = None
+                 ) -> tuple[list[ox.Triple], list[ox.Triple]]:
+    """The new triples, and the removals that were not there (``present``: ``set(old)``,
+    when the caller has it).
 
     Triples with blank nodes are matched by value only when the same blank
     node appears on both sides (labels from a separate parse never match),
     so removing a restriction means removing the statement that points at it.
     """
-    present = set(old)
+    present = set(old) if present is None else present
     missing = [t for t in remove if t not in present]
     gone = set(remove)
     new = [t for t in old if t not in gone]
     seen = set(new)
     new.extend(t for t in add if t not in seen and not seen.add(t))  # type: ignore[func-returns-value]
     return new, missing
+
+
+def change_effect(present: set[ox.Triple], add: Sequence[ox.Triple],
+                  remove: Sequence[ox.Triple]) -> tuple[set[ox.Triple], list[ox.Triple]]:
+    """What ``apply_change`` does to a version whose triples are ``present``: the triples
+    it drops, and those it appends at the end, in order.
+
+    >>> import pyoxigraph as ox
+    >>> a, p = ox.NamedNode("http://x/a"), ox.NamedNode("http://x/p")
+    >>> t, u = ox.Triple(a, p, a), ox.Triple(a, p, p)
+    >>> gone, appended = change_effect({t}, [u, t, u], [t])
+    >>> gone == {t}, appended == [u, t]
+    (True, True)
+    """
+    gone = {t for t in remove if t in present}
+    appended = [t for t in dict.fromkeys(add) if t not in present or t in gone]
+    return gone, appended
 
 
 def touched_nodes(add: Iterable[ox.Triple], remove: Iterable[ox.Triple]) -> set[str]:
@@ -198,7 +217,12 @@ def touched_nodes(add: Iterable[ox.Triple], remove: Iterable[ox.Triple]) -> set[
 
 @dataclass(frozen=True, slots=True)
 class TermScan:
-    """What the checks read from one version, gathered in one pass over its triples."""
+    """What the checks read from one version, gathered in one pass over its triples.
+
+    ``changed`` makes the scan of the version a change leads to from this one,
+    in the time the change takes, instead of a second pass over the whole
+    ontology (388k triples for GO: 0.7 s a pass).
+    """
 
     described: set[str]
     """Every named subject."""
@@ -206,10 +230,62 @@ class TermScan:
     """The statements of the scanned terms, with the blank nodes they reach."""
     types: dict[str, list[ox.Triple]]
     """rdf:type statements by named subject."""
+    iris: frozenset[str] = frozenset()
+    """The scanned terms."""
+    named: dict[str, list[ox.Triple]] = field(default_factory=dict)
+    """The statements of the scanned terms and of ``also``'s, by subject, in input order."""
+    blank: dict[ox.BlankNode, list[ox.Triple]] = field(default_factory=dict)
+    """Every blank node's statements, in input order."""
+
+    def changed(self, gone: set[ox.Triple], appended: Sequence[ox.Triple]) -> TermScan:
+        """The scan of this version with ``gone`` removed and ``appended`` added at the end
+        (``apply_change``'s order), equal to ``scan_terms`` over the new version when
+        every subject of the change was scanned (``scan_terms(..., also=...)``).
+
+        >>> import pyoxigraph as ox
+        >>> a, b = ox.NamedNode("http://x/A"), ox.NamedNode("http://x/B")
+        >>> t = ox.Triple(a, ox.NamedNode(RDF_TYPE), b)
+        >>> before = scan_terms([t], {"http://x/A"})
+        >>> after = before.changed({t}, [ox.Triple(b, ox.NamedNode(RDF_TYPE), a)])
+        >>> sorted(after.described), after.statements
+        (['http://x/B'], [])
+        """
+        named = {s: list(ts) for s, ts in self.named.items()}
+        blank = dict(self.blank)
+        types = dict(self.types)
+        described = set(self.described)
+        for t in gone:
+            subject = t.subject
+            if isinstance(subject, ox.BlankNode) and subject in blank:
+                blank[subject] = [x for x in blank[subject] if x != t]
+            elif isinstance(subject, ox.NamedNode):
+                if subject.value in named:
+                    named[subject.value] = [x for x in named[subject.value] if x != t]
+                    if not named[subject.value]:
+                        described.discard(subject.value)
+                if t.predicate.value == RDF_TYPE and subject.value in types:
+                    types[subject.value] = [x for x in types[subject.value] if x != t]
+                    if not types[subject.value]:
+                        del types[subject.value]
+        for t in appended:
+            subject = t.subject
+            if isinstance(subject, ox.BlankNode):
+                blank[subject] = [*blank.get(subject, ()), t]
+            elif isinstance(subject, ox.NamedNode):
+                described.add(subject.value)
+                if subject.value in self.iris or subject.value in named:
+                    named[subject.value] = [*named.get(subject.value, ()), t]
+                if t.predicate.value == RDF_TYPE:
+                    types[subject.value] = [*types.get(subject.value, ()), t]
+        return _scanned(described, named, blank, types, self.iris)
 
 
-def scan_terms(triples: Iterable[ox.Triple], iris: set[str]) -> TermScan:
+def scan_terms(triples: Iterable[ox.Triple], iris: set[str],
+               also: Iterable[str] = ()) -> TermScan:
     """One pass over a version (the whole of a big ontology is read once, not per check).
+
+    ``also``: subjects whose statements are kept too (not reported), so that
+    ``TermScan.changed`` can tell whether a change leaves them described.
 
     >>> import pyoxigraph as ox
     >>> a = ox.NamedNode("http://x/A")
@@ -217,8 +293,9 @@ def scan_terms(triples: Iterable[ox.Triple], iris: set[str]) -> TermScan:
     >>> sorted(scan.described), len(scan.statements), list(scan.types)
     (['http://x/A'], 1, ['http://x/A'])
     """
+    kept = set(iris) | set(also)
     described: set[str] = set()
-    named: list[ox.Triple] = []
+    named: dict[str, list[ox.Triple]] = {}
     blank: dict[ox.BlankNode, list[ox.Triple]] = {}
     types: dict[str, list[ox.Triple]] = {}
     for t in triples:
@@ -228,13 +305,22 @@ def scan_terms(triples: Iterable[ox.Triple], iris: set[str]) -> TermScan:
             continue
         if not isinstance(subject, ox.NamedNode):
             continue
-        described.add(subject.value)
-        if subject.value in iris:
-            named.append(t)
+        value = subject.value
+        described.add(value)
+        if value in kept:
+            named.setdefault(value, []).append(t)
         if t.predicate.value == RDF_TYPE:
-            types.setdefault(subject.value, []).append(t)
-    found = list(named)
-    frontier = [t.object for t in named if isinstance(t.object, ox.BlankNode)]
+            types.setdefault(value, []).append(t)
+    return _scanned(described, named, blank, types, frozenset(iris))
+
+
+def _scanned(described: set[str], named: dict[str, list[ox.Triple]],
+             blank: dict[ox.BlankNode, list[ox.Triple]], types: dict[str, list[ox.Triple]],
+             iris: frozenset[str]) -> TermScan:
+    """The scan with its statements: the scanned terms' own (by IRI, each term's in
+    input order), then the blank nodes they reach (depth first)."""
+    found = [t for s in sorted(iris & named.keys()) for t in named[s]]
+    frontier = [t.object for t in found if isinstance(t.object, ox.BlankNode)]
     seen: set[ox.BlankNode] = set()
     while frontier:
         node = frontier.pop()
@@ -245,7 +331,7 @@ def scan_terms(triples: Iterable[ox.Triple], iris: set[str]) -> TermScan:
             found.append(t)
             if isinstance(t.object, ox.BlankNode):
                 frontier.append(t.object)
-    return TermScan(described, found, types)
+    return TermScan(described, found, types, iris, named, blank)
 
 
 def statements_of(triples: Sequence[ox.Triple], iris: set[str]) -> list[ox.Triple]:

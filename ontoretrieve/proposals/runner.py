@@ -41,6 +41,7 @@ from ontoretrieve.proposals.model import (
     TermScan,
     Violation,
     apply_change,
+    change_effect,
     dangling_references,
     parse_triples,
     removed_terms,
@@ -120,14 +121,14 @@ class ProposalRunner:
                     "re-propose")))
                 continue
             old = self._base_triples(base)
-            new, missing = apply_change(old, add, remove)
+            present = set(old)
+            new, missing = apply_change(old, add, remove, present)
             violations.extend(Violation(
                 check="missing_triple", ontology_iri=iri, focus=_node(t.subject),
                 message=f"cannot remove a statement the ontology does not have: {t}")
                 for t in missing[:20])
-            violations.extend(self._content_checks(iri, base, old, new, add, remove, reader,
-                                                   visible))
-            present = set(old)
+            violations.extend(self._content_checks(iri, base, old, present, new, add, remove,
+                                                   reader, visible))
             delta = VersionDelta(base.content_hash,
                                  tuple(dict.fromkeys(t for t in add if t not in present)),
                                  tuple(dict.fromkeys(t for t in remove if t in present)), new)
@@ -152,12 +153,16 @@ class ProposalRunner:
         return self.store.graph_triples(base.graph)
 
     def _content_checks(self, iri: str, base: OntologyVersion, old: list[ox.Triple],
-                        new: list[ox.Triple], add: list[ox.Triple], remove: list[ox.Triple],
-                        reader: CatalogReader, visible: Sequence[OntologyVersion]
-                        ) -> list[Violation]:
+                        present: set[ox.Triple], new: list[ox.Triple], add: list[ox.Triple],
+                        remove: list[ox.Triple], reader: CatalogReader,
+                        visible: Sequence[OntologyVersion]) -> list[Violation]:
         found: list[Violation] = []
         touched = touched_nodes(add, remove)
-        before_scan, after_scan = scan_terms(old, touched), scan_terms(new, touched)
+        # One pass over the base; the new version's scan follows from the change.
+        subjects = {t.subject.value for t in [*add, *remove]
+                    if isinstance(t.subject, ox.NamedNode)}
+        before_scan = scan_terms(old, touched, also=subjects)
+        after_scan = before_scan.changed(*change_effect(present, add, remove))
         # Terms the new ontology and the tenant's other ontologies declare.
         declared = after_scan.described
         pointed = dangling_references(add, declared)
