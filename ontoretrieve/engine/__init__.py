@@ -61,6 +61,7 @@ from ontoretrieve.errors import (
 )
 from ontoretrieve.index.build import (
     IndexStatus,
+    digest_store,
     index_status,
     make_embedder,
     sync_index,
@@ -564,7 +565,8 @@ class Engine:
 
         has_index = (tenant_dir(self.settings, state.name) / "state.json").exists()
         return ProposalRunner(self.settings, self.store, state.name,
-                              search if has_index else None, cached)
+                              search if has_index else None, cached,
+                              digest_store(self.settings, state.name))
 
     def propose(self, proposal: Proposal, *, tenant: str = DEFAULT_TENANT) -> ProposalReport:
         """Validate a proposal against the whole ontologies it names; nothing is written.
@@ -621,6 +623,7 @@ class Engine:
             if not report.conforms:
                 raise report.rejection()
             runner.write_graphs(planned)
+            runner.keep_digests(planned)
             with state.lock:
                 applied = runner.switch(planned)
                 deltas = {p.content_hash: p.delta for p in planned}

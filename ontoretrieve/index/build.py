@@ -24,6 +24,7 @@ from ontoretrieve.backends.vector_index import VectorIndex
 from ontoretrieve.catalog.store import Catalog, ProgressCallback
 from ontoretrieve.errors import CatalogPathError, IndexError_
 from ontoretrieve.index.delta import VersionDelta
+from ontoretrieve.index.digest_store import DigestStore
 from ontoretrieve.index.embed import Embedder, FastEmbedder, embedding_identity
 from ontoretrieve.index.embed_cache import CachedEmbedder, EmbeddingCache, cache_path
 from ontoretrieve.index.fingerprint import differences, fingerprint
@@ -61,6 +62,11 @@ def tenant_dir(settings: Settings, tenant: str = DEFAULT_TENANT) -> Path:
 def mention_store(settings: Settings, tenant: str = DEFAULT_TENANT) -> MentionStore:
     """The tenant's mention forms and dictionary, beside its index state."""
     return MentionStore(tenant_dir(settings, tenant) / "mentions", forms_key(settings.index))
+
+
+def digest_store(settings: Settings, tenant: str = DEFAULT_TENANT) -> DigestStore:
+    """The tenant's kept version digests (a proposal hashes its change with them)."""
+    return DigestStore(tenant_dir(settings, tenant) / "digests")
 
 
 def configured_fingerprint(settings: Settings) -> dict[str, str]:
@@ -173,6 +179,7 @@ def sync_index(
         new_location=_new_location(settings, tenant),
         drop_location=_drop_location(settings, tenant),
         mentions=mention_store(settings, tenant),
+        digests=digest_store(settings, tenant),
         intact=lambda location: location_intact(settings, tenant, location),
         sweep=lambda keep: sweep_locations(settings, tenant, keep),
     )

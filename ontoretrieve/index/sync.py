@@ -47,6 +47,7 @@ from ontoretrieve.catalog.store import Catalog
 from ontoretrieve.errors import EmbeddingContractMismatchError
 from ontoretrieve.index.atomize import Atom, AtomSource, atomize
 from ontoretrieve.index.delta import VersionDelta, graph_delta
+from ontoretrieve.index.digest_store import DigestStore
 from ontoretrieve.index.embed import Embedder
 from ontoretrieve.index.embed_cache import CachedEmbedder
 from ontoretrieve.index.fingerprint import differences
@@ -55,6 +56,7 @@ from ontoretrieve.index.mention_store import MentionStore
 from ontoretrieve.index.payload import to_payload
 from ontoretrieve.index.replace import dedup_key, plan_layer
 from ontoretrieve.index.state import IndexedOntology, IndexState
+from ontoretrieve.rdf.canonical import graph_digests
 from ontoretrieve.rdf.vocab import graph_name
 from ontoretrieve.records import OntologyVersion, SyncReport
 from ontoretrieve.settings import Settings
@@ -68,7 +70,7 @@ log = logging.getLogger(__name__)
 SyncProgress = Callable[[str, int, int], None]
 """Called as work advances: (phase, done, total). Phases: "ontology" (versions
 started, of those to add), "embed" (atoms written, of the current version) and
-"forms" (versions whose mention forms were written)."""
+"forms" (versions whose mention forms or digests were written)."""
 
 _CHUNK = 512
 OPTIMIZE_EVERY = 15_000
@@ -139,6 +141,7 @@ class IndexSync:
         new_location: Callable[[], str],
         drop_location: Callable[[str], None],
         mentions: MentionStore | None = None,
+        digests: DigestStore | None = None,
         intact: Callable[[str], bool] = lambda location: True,
         sweep: Callable[[set[str]], object] = lambda keep: None,
     ) -> None:
@@ -152,6 +155,7 @@ class IndexSync:
         self._new_location = new_location
         self._drop_location = drop_location
         self.mentions = mentions
+        self.digests = digests
         self._intact = intact
         self._sweep = sweep
         """Removes locations left by killed rebuilds, all but the ones named."""
@@ -311,6 +315,8 @@ class IndexSync:
         index.flush()
         if self.mentions is not None:
             self.mentions.write(content_hash, layer.forms, layer.keyed)
+        if self.digests is not None and not self.digests.has(content_hash):
+            self.digests.put(content_hash, graph_digests(new))  # an apply kept them already
         layer.info.sources = [v.source for v in desired[content_hash]]
         state.ontologies[content_hash] = layer.info
         state.pending = [h for h in state.pending if h != content_hash]
@@ -420,6 +426,8 @@ class IndexSync:
         source = AtomSource(version.ontology_iri, version.version, version.content_hash)
         if self.mentions is not None:  # the graph is in hand: write its forms now
             self.mentions.write(content_hash, term_forms(triples, settings.index))
+        if self.digests is not None:  # and its digests
+            self.digests.put(content_hash, graph_digests(triples))
         return content_hash, atomize(triples, source, settings.index, settings.triggers)
 
     def _keep_old_vectors(self, old: IndexState) -> None:
@@ -443,20 +451,26 @@ class IndexSync:
 
     def _sync_forms(self, state: IndexState, desired: Mapping[str, list[OntologyVersion]],
                     removed: Sequence[str], progress: SyncProgress | None) -> None:
-        """The mention forms of every indexed version, current; none of removed ones.
+        """The mention forms and the digests of every indexed version, current; none of
+        removed ones.
 
-        A version indexed before the mention lane existed, or under other form
-        rules, costs a graph read here, never an embedding.
+        A version indexed before the mention lane (or the digests) existed, or under
+        other form rules, costs a graph read here, never an embedding.
         """
-        if self.mentions is None:
-            return
         for content_hash in removed:
-            self.mentions.remove(content_hash)
-        missing = [h for h in sorted(state.ontologies)
-                   if h in desired and not self.mentions.current(h)]
+            if self.mentions is not None:
+                self.mentions.remove(content_hash)
+            if self.digests is not None:
+                self.digests.remove(content_hash)
+        missing = [h for h in sorted(state.ontologies) if h in desired and (
+            (self.mentions is not None and not self.mentions.current(h))
+            or (self.digests is not None and not self.digests.has(h)))]
         for done, content_hash in enumerate(missing, start=1):
             triples = self.catalog.graph_triples(desired[content_hash][0])
-            self.mentions.write(content_hash, term_forms(triples, self.settings.index))
+            if self.mentions is not None and not self.mentions.current(content_hash):
+                self.mentions.write(content_hash, term_forms(triples, self.settings.index))
+            if self.digests is not None and not self.digests.has(content_hash):
+                self.digests.put(content_hash, graph_digests(triples))
             if progress:
                 progress("forms", done, len(missing))
 

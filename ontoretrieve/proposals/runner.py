@@ -31,6 +31,7 @@ from ontoretrieve.catalog.store import Catalog
 from ontoretrieve.errors import OntoRetrieveError
 from ontoretrieve.faults import checkpoint
 from ontoretrieve.index.delta import VersionDelta
+from ontoretrieve.index.digest_store import DigestStore
 from ontoretrieve.proposals.critic import critic_queries, find_conflicts
 from ontoretrieve.proposals.model import (
     AppliedVersion,
@@ -50,7 +51,7 @@ from ontoretrieve.proposals.model import (
 )
 from ontoretrieve.proposals.shacl import DEFAULT_SHAPES, load_shapes, validate
 from ontoretrieve.rdf import sparql
-from ontoretrieve.rdf.canonical import graph_hash
+from ontoretrieve.rdf.canonical import changed_digests, digests_hash, graph_digests
 from ontoretrieve.rdf.graph_index import Statement
 from ontoretrieve.rdf.vocab import RDF_TYPE, RDF_TYPE_NODE, graph_name
 from ontoretrieve.records import OntologyVersion, SeedEvidence, VersionStatus
@@ -68,20 +69,24 @@ class Planned:
     """One validated update: the base version, the new triples and what changed."""
 
     def __init__(self, update: OntologyUpdate, base: OntologyVersion, new: list[ox.Triple],
-                 add: list[ox.Triple], delta: VersionDelta) -> None:
+                 add: list[ox.Triple], delta: VersionDelta, digests: list[bytes]) -> None:
         self.update, self.base, self.new, self.add = update, base, new, add
         self.delta = delta
         self.added, self.removed = len(delta.added), len(delta.removed)
-        self.content_hash = graph_hash(new)
+        self.digests = digests
+        """The new version's triple digests (its content hash is made of them)."""
+        self.content_hash = digests_hash(digests)
 
 
 class ProposalRunner:
     """Validates and applies proposals for one tenant over one store."""
 
     def __init__(self, settings: Settings, store: TripleStore, tenant: str,
-                 search: Search | None = None, cached: Cached | None = None) -> None:
+                 search: Search | None = None, cached: Cached | None = None,
+                 digests: DigestStore | None = None) -> None:
         self.settings, self.store, self.tenant = settings, store, tenant
         self.cached = cached
+        self.digests = digests
         self.catalog = Catalog.for_tenant(store, settings, tenant)
         self.search = search
         config = settings.tenants.get(tenant)
@@ -132,7 +137,8 @@ class ProposalRunner:
             delta = VersionDelta(base.content_hash,
                                  tuple(dict.fromkeys(t for t in add if t not in present)),
                                  tuple(dict.fromkeys(t for t in remove if t in present)), new)
-            planned.append(Planned(update, base, new, add, delta))
+            digests = self._new_digests(base, old, new, *change_effect(present, add, remove))
+            planned.append(Planned(update, base, new, add, delta, digests))
         conflicts = self._critic(proposal, planned)
         report = ProposalReport(
             conforms=not violations, violations=violations, conflicts=conflicts,
@@ -151,6 +157,27 @@ class ProposalRunner:
         if held is not None:
             return [ox.Triple(*statement) for statement in held]
         return self.store.graph_triples(base.graph)
+
+    def _new_digests(self, base: OntologyVersion, old: list[ox.Triple], new: list[ox.Triple],
+                     gone: set[ox.Triple], appended: list[ox.Triple]) -> list[bytes]:
+        """The new version's digests: from the base's kept ones and the change when it can
+        (milliseconds), else by hashing it whole (GO: 1.6 s). A base without kept
+        digests gets them here, so its next proposal is hashed from the change."""
+        kept = self.digests.get(base.content_hash) if self.digests is not None else None
+        if kept is None:
+            kept = graph_digests(old)
+            if self.digests is not None and digests_hash(kept) == base.content_hash:
+                self.digests.put(base.content_hash, kept)
+        found = changed_digests(kept, gone, appended, lambda: {
+            n for t in old for n in (t.subject, t.object) if isinstance(n, ox.BlankNode)})
+        return found if found is not None else graph_digests(new)
+
+    def keep_digests(self, planned: Sequence[Planned]) -> None:
+        """Keep each new version's digests (before its index sync, which would otherwise
+        hash the version whole)."""
+        if self.digests is not None:
+            for plan in planned:
+                self.digests.put(plan.content_hash, plan.digests)
 
     def _content_checks(self, iri: str, base: OntologyVersion, old: list[ox.Triple],
                         present: set[ox.Triple], new: list[ox.Triple], add: list[ox.Triple],

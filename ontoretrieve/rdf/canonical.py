@@ -32,25 +32,48 @@ True
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 from collections import defaultdict, deque
-from collections.abc import Iterable
+from collections.abc import Callable, Collection, Iterable, Sequence
 
 import pyoxigraph as ox
 
-__all__ = ["HASH_SCHEME", "graph_hash"]
+__all__ = ["DIGEST_BYTES", "HASH_SCHEME", "changed_digests", "digests_hash", "graph_digests",
+           "graph_hash"]
 
 HASH_SCHEME = "ontoretrieve-dag-wl-sha256-2"
 """Version 2 (December 2026): exact colours for acyclic blank nodes and a multiset of
 triples. Version 1 capped refinement at 64 rounds, so deep lists could collide."""
 
 
+DIGEST_BYTES = 16
+"""The size of one triple's digest."""
+
+
 def _digest(data: bytes) -> bytes:
-    return hashlib.blake2b(data, digest_size=16).digest()
+    return hashlib.blake2b(data, digest_size=DIGEST_BYTES).digest()
 
 
 def graph_hash(triples: Iterable[ox.Triple]) -> str:
     """The hex content hash of a set of triples (duplicates count once)."""
+    return digests_hash(graph_digests(triples))
+
+
+def digests_hash(digests: Sequence[bytes]) -> str:
+    """The content hash of a graph from its sorted triple digests (``graph_digests``)."""
+    return hashlib.sha256(b"".join(digests)).hexdigest()
+
+
+def graph_digests(triples: Iterable[ox.Triple]) -> list[bytes]:
+    """The sorted digests the content hash is made of, one per triple (a multiset).
+
+    >>> import pyoxigraph as ox
+    >>> t = ox.Triple(ox.NamedNode("http://x/s"), ox.NamedNode("http://x/p"), ox.Literal("o"))
+    >>> digests = graph_digests([t, t])
+    >>> len(digests), digests_hash(digests) == graph_hash([t])
+    (1, True)
+    """
     ground: list[ox.Triple] = []
     with_blanks: list[ox.Triple] = []
     for triple in dict.fromkeys(triples):
@@ -58,19 +81,89 @@ def graph_hash(triples: Iterable[ox.Triple]) -> str:
             with_blanks.append(triple)
         else:
             ground.append(triple)
+    digests = _ground_digests(ground)
+    if with_blanks:
+        # A multiset: triples that differ only by indistinguishable blank nodes each
+        # count (two copies of a restriction are not one).
+        digests += _blank_digests(with_blanks, _colours(with_blanks))
+    return sorted(digests)
+
+
+def changed_digests(base: Sequence[bytes], gone: Iterable[ox.Triple],
+                    appended: Sequence[ox.Triple],
+                    base_blanks: Callable[[], Collection[ox.BlankNode]]
+                    ) -> list[bytes] | None:
+    """The sorted digests of a version made by removing ``gone`` from the version whose
+    digests are ``base`` and appending ``appended`` (triples it does not have), in the
+    time the change takes; equal to ``graph_digests`` of the new version.
+
+    None when the change's digests depend on more than the change: a removed statement
+    with a blank node (its colour depends on the rest of its structure), an added blank
+    node the base has too (``base_blanks``, asked only when some is added) or one on a
+    cycle (refined with the graph's other cycles). The caller then hashes the whole.
+
+    >>> import pyoxigraph as ox
+    >>> x, p = ox.NamedNode("http://x/x"), ox.NamedNode("http://x/p")
+    >>> old = [ox.Triple(x, p, ox.Literal("1")), ox.Triple(x, p, ox.Literal("2"))]
+    >>> b = ox.BlankNode()
+    >>> gone, added = [old[0]], [ox.Triple(x, p, b), ox.Triple(b, p, ox.Literal("3"))]
+    >>> new = changed_digests(graph_digests(old), gone, added, lambda: set())
+    >>> new == graph_digests([old[1], *added])
+    True
+    """
+    digests = list(base)
+    for triple in _ground_digests([t for t in gone if _is_ground(t)]):
+        at = bisect.bisect_left(digests, triple)
+        if at == len(digests) or digests[at] != triple:
+            return None  # not the base's: never guess
+        del digests[at]
+    if any(not _is_ground(t) for t in gone):
+        return None
+    ground = [t for t in dict.fromkeys(appended) if _is_ground(t)]
+    with_blanks = [t for t in dict.fromkeys(appended) if not _is_ground(t)]
+    fresh = _ground_digests(ground)
+    if with_blanks:
+        nodes = {n for t in with_blanks for n in (t.subject, t.object)
+                 if isinstance(n, ox.BlankNode)}
+        if not nodes.isdisjoint(base_blanks()):
+            return None
+        colours = _colours(with_blanks)
+        if not nodes <= colours.keys() or _on_cycle(with_blanks):
+            return None
+        fresh += _blank_digests(with_blanks, colours)
+    for digest in fresh:
+        bisect.insort(digests, digest)
+    return digests
+
+
+def _is_ground(triple: ox.Triple) -> bool:
+    return not (isinstance(triple.subject, ox.BlankNode)
+                or isinstance(triple.object, ox.BlankNode))
+
+
+def _on_cycle(triples: Sequence[ox.Triple]) -> bool:
+    """Whether some blank node of ``triples`` is on or under a cycle of blank nodes."""
+    out: dict[ox.BlankNode, list[Edge]] = defaultdict(list)
+    for triple in triples:
+        if isinstance(triple.subject, ox.BlankNode):
+            out[triple.subject].append((b"", triple.object))
+        if isinstance(triple.object, ox.BlankNode):
+            out.setdefault(triple.object, [])
+    return bool(_topological(out)[1])
+
+
+def _ground_digests(ground: Sequence[ox.Triple]) -> list[bytes]:
     # pyoxigraph writes each term in one canonical N-Triples form; serializing
     # in Rust and hashing lines is 3x faster than formatting terms in Python.
     lines = (ox.serialize(ground, format=ox.RdfFormat.N_TRIPLES) or b"").splitlines()
-    digests = sorted({_digest(line) for line in lines if line})
-    if with_blanks:
-        colours = _colours(with_blanks)
-        # A multiset: triples that differ only by indistinguishable blank nodes each
-        # count (two copies of a restriction are not one).
-        digests = sorted(digests + [
-            _digest(b"|".join((_term_key(t.subject, colours), str(t.predicate).encode(),
+    return list({_digest(line) for line in lines if line})
+
+
+def _blank_digests(with_blanks: Sequence[ox.Triple], colours: dict[ox.BlankNode, bytes]
+                   ) -> list[bytes]:
+    return [_digest(b"|".join((_term_key(t.subject, colours), str(t.predicate).encode(),
                                 _term_key(t.object, colours))))
-            for t in with_blanks])
-    return hashlib.sha256(b"".join(digests)).hexdigest()
+            for t in with_blanks]
 
 
 def _term_key(term: object, colours: dict[ox.BlankNode, bytes]) -> bytes:

@@ -18,9 +18,10 @@ from typer.testing import CliRunner
 from ontoretrieve import Engine, Mode, OntologyUpdate, Proposal, ProposalRejected, load_settings
 from ontoretrieve.cli import app
 from ontoretrieve.index.atomize import AtomSource, atomize
-from ontoretrieve.index.build import open_query_index
+from ontoretrieve.index.build import digest_store, open_query_index
 from ontoretrieve.index.layers import VersionedIndex
 from ontoretrieve.proposals.runner import ProposalRunner
+from ontoretrieve.rdf import canonical
 from ontoretrieve.rdf.vocab import OWL, RDFS, graph_name
 
 pytestmark = pytest.mark.integration
@@ -183,6 +184,52 @@ def test_after_an_apply_the_new_graph_is_not_read_back_from_the_store(
     for one, other in zip(warm, cold, strict=True):
         assert one.serialize("turtle") == other.serialize("turtle")
     assert f"{MINI}#Thermometer" in warm[0].terms
+
+
+def test_versions_are_hashed_from_their_kept_digests_and_the_change(
+        tenant_config: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    relabel = (f"<{MINI}#Device> <{RDFS}label> \"instrument\"@en .",
+               f"<{MINI}#Device> <{RDFS}label> \"device\"@en .")
+    settings = load_settings(tenant_config)
+    kept = digest_store(settings, "alpha")
+    with Engine.open(settings) as engine:
+        base = _mini(engine)
+        assert kept.get(base) is not None  # the index sync kept the indexed version's
+        hashed: list[int] = []
+        whole = canonical.graph_digests
+        monkeypatch.setattr("ontoretrieve.proposals.runner.graph_digests",
+                            lambda triples: hashed.append(1) or whole(triples))
+        first = engine.apply(_proposal(base), tenant="alpha").applied[0].content_hash
+        second = engine.apply(_proposal(first, relabel[0], relabel[1]),
+                              tenant="alpha").applied[0].content_hash
+        assert hashed == []  # neither version was hashed whole
+        for content_hash in (first, second):  # each is the hash of what was stored
+            assert content_hash == canonical.graph_hash(
+                engine.store.graph_triples(graph_name(content_hash)))
+            assert kept.get(content_hash) is not None
+        # A damaged file is not trusted: the version is hashed whole, to the same hash.
+        (kept.folder / f"{second}.digests").write_bytes(b"x" * 32)
+        report = engine.propose(_proposal(second, f"<{MINI}#Device> <{RDFS}comment> \"c\" ."),
+                                tenant="alpha")
+        assert hashed == [1] and report.conforms
+        assert kept.get(second) is not None  # and kept again
+
+
+def test_a_sync_keeps_the_digests_of_every_indexed_version(tenant_config: Path) -> None:
+    settings = load_settings(tenant_config)
+    kept = digest_store(settings, "alpha")
+    with Engine.open(settings) as engine:
+        hashes = {v.content_hash for v in engine.catalog_list(tenant="alpha")}
+        assert all(kept.get(h) is not None for h in hashes)
+        for path in kept.folder.iterdir():  # a data dir from before the digests
+            path.unlink()
+        engine.refresh(tenant="alpha")
+        assert all(kept.get(h) is not None for h in hashes)  # made again from the graphs
+        base = _mini(engine)
+        applied = engine.apply(_proposal(base), tenant="alpha").applied[0].content_hash
+        engine.rollback(MINI, tenant="alpha")  # the applied version's points go...
+        assert kept.get(applied) is None  # ...and its digests with them
+        assert kept.get(base) is not None
 
 
 def test_an_apply_writes_exactly_the_atoms_it_changed(tenant_config: Path) -> None:

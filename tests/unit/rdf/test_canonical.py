@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
 import pyoxigraph as ox
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ontoretrieve.rdf.canonical import graph_hash
+from ontoretrieve.rdf.canonical import changed_digests, digests_hash, graph_digests, graph_hash
 
 P = ox.NamedNode("http://x/p")
 Q = ox.NamedNode("http://x/q")
@@ -96,3 +98,73 @@ def _cycle(n: int, prefix: str) -> list[ox.Triple]:
 def test_blank_node_cycles_hash_by_shape() -> None:
     assert graph_hash(_cycle(3, "a")) == graph_hash(_cycle(3, "b"))
     assert graph_hash(_cycle(3, "a")) != graph_hash(_cycle(4, "a"))
+
+
+def _random_version(rng: random.Random) -> list[ox.Triple]:
+    """Ground statements, restrictions (nested blank nodes) and one blank-node cycle."""
+    triples = [ox.Triple(ox.NamedNode(f"http://x/s{rng.randint(0, 9)}"), P,
+                         ox.Literal(str(rng.randint(0, 20)))) for _ in range(15)]
+    for i in range(rng.randint(0, 4)):
+        outer, inner = ox.BlankNode(), ox.BlankNode()
+        triples += [ox.Triple(ox.NamedNode(f"http://x/s{i}"), P, outer),
+                    ox.Triple(outer, Q, inner), ox.Triple(inner, Q, ox.Literal(str(i)))]
+    if rng.random() < 0.3:
+        a, b = ox.BlankNode(), ox.BlankNode()
+        triples += [ox.Triple(a, Q, b), ox.Triple(b, Q, a)]
+    return list(dict.fromkeys(triples))
+
+
+def test_a_change_updates_the_digests_as_hashing_the_new_version_would() -> None:
+    rng = random.Random(3)
+    updated = 0
+    for _ in range(300):
+        old = _random_version(rng)
+        present = set(old)
+        blanks = [t for t in old if not _ground(t)]
+        gone = set(rng.sample([t for t in old if _ground(t)], rng.randint(0, 3)))
+        if blanks and rng.random() < 0.2:
+            gone.add(rng.choice(blanks))  # a restriction's statement removed: rehash
+        appended = [ox.Triple(ox.NamedNode(f"http://x/s{rng.randint(0, 12)}"), Q,
+                              ox.Literal(f"new {rng.randint(0, 5)}")) for _ in range(2)]
+        if rng.random() < 0.5:  # a new restriction
+            node = ox.BlankNode()
+            appended += [ox.Triple(ox.NamedNode("http://x/s1"), P, node),
+                         ox.Triple(node, Q, ox.Literal("7"))]
+        if rng.random() < 0.1:  # a new cycle
+            a, b = ox.BlankNode(), ox.BlankNode()
+            appended += [ox.Triple(a, P, b), ox.Triple(b, P, a)]
+        appended = [t for t in dict.fromkeys(appended) if t not in present or t in gone]
+        new = [t for t in old if t not in gone] + appended
+        found = changed_digests(graph_digests(old), gone, appended,
+                                lambda old=old: {n for t in old for n in (t.subject, t.object)
+                                                 if isinstance(n, ox.BlankNode)})
+        if found is None:
+            assert any(not _ground(t) for t in gone) or _has_cycle(appended)
+            continue
+        updated += 1
+        assert found == graph_digests(new)
+        assert digests_hash(found) == graph_hash(new)
+    assert updated > 150  # the update is the rule, the whole hash the exception
+
+
+def test_a_change_that_reuses_a_blank_node_of_the_base_is_hashed_whole() -> None:
+    node = ox.BlankNode()
+    old = [ox.Triple(ox.NamedNode("http://x/s"), P, node)]
+    added = [ox.Triple(node, Q, ox.Literal("1"))]
+    assert changed_digests(graph_digests(old), [], added, lambda: {node}) is None
+
+
+def test_removing_a_statement_the_base_lacks_is_hashed_whole() -> None:
+    old = [ox.Triple(ox.NamedNode("http://x/s"), P, ox.Literal("1"))]
+    other = ox.Triple(ox.NamedNode("http://x/s"), P, ox.Literal("2"))
+    assert changed_digests(graph_digests(old), [other], [], set) is None
+
+
+def _ground(triple: ox.Triple) -> bool:
+    return not (isinstance(triple.subject, ox.BlankNode)
+                or isinstance(triple.object, ox.BlankNode))
+
+
+def _has_cycle(triples: list[ox.Triple]) -> bool:
+    return any(isinstance(t.subject, ox.BlankNode) and isinstance(t.object, ox.BlankNode)
+               and t.predicate == P for t in triples)
