@@ -124,7 +124,7 @@ def test_fingerprint_mismatch_raises_and_rebuild_fixes_it(
     index.close()
     # The old location is gone: one shard folder remains.
     shards = [p for p in (tmp_path / "data" / "index" / "default").iterdir()
-              if p.is_dir() and p.name != "mentions"]
+              if p.is_dir() and p.name not in ("mentions", "digests")]
     assert len(shards) == 1
 
 
@@ -186,7 +186,7 @@ def test_interrupted_rebuild_keeps_the_index_in_use(
     _, rebuilt = sync_index(settings, store, rebuild=True, embedder=real_embedder)
     assert rebuilt.location != first.location and rebuilt.atoms_total == first.atoms_total
     folders = [p.name for p in (tmp_path / "data" / "index" / "default").iterdir()
-               if p.is_dir() and p.name != "mentions"]
+               if p.is_dir() and p.name not in ("mentions", "digests")]
     assert folders == [rebuilt.location]  # the old and the abandoned shard are gone
 
 
