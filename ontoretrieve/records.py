@@ -141,7 +141,8 @@ class OntologyVersion(_Record):
     content_hash: str
     """Independent of serialization, triple order and blank-node labels."""
     graph: str
-    """The named graph holding the triples (shared by identical contents)."""
+    """The named graph holding the triples (shared by identical contents); for a version
+    stored as a layer (``added_graph``), the graph of the version it adds to."""
     source: str
     """Absolute path of the file it was loaded from."""
     file_digest: str
@@ -154,6 +155,14 @@ class OntologyVersion(_Record):
     """``file`` (loaded from its source) or ``proposal`` (an applied update)."""
     supersedes: str | None = None
     """For an applied update: the content hash it replaced (what rollback restores)."""
+    added_graph: str | None = None
+    """For a version an apply stored as a layer: the graph of the statements it adds to
+    ``graph`` (an update that only adds statements writes those, not a whole copy)."""
+
+    @property
+    def named_graphs(self) -> list[str]:
+        """The named graphs whose union is the version's triples."""
+        return [self.graph] if self.added_graph is None else [self.graph, self.added_graph]
 
 
 class FileProblem(_Record):

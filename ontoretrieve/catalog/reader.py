@@ -185,12 +185,32 @@ class CatalogReader:
         access.graph_cache_misses += 1
         held = self._pending.pop(content_hash, None)
         index = GraphIndex(content_hash, held if held is not None
-                           else self.store.graph_triples(graph_name(content_hash)))
+                           else self._version_triples(content_hash))
         self._graphs[content_hash] = index
         while sum(len(g) for g in self._graphs.values()) > self.cache_triples \
                 and len(self._graphs) > 1:
             self._graphs.popitem(last=False)
         return index
+
+    def _version_triples(self, content_hash: str) -> list[ox.Triple]:
+        """A version's triples from its named graphs (a layer's: two); read by name when
+        the catalog cannot list it (a store that answers graphs but not the listing)."""
+        try:
+            version = next((v for v in self.versions() if v.content_hash == content_hash),
+                           None) or self.catalog.version_of(content_hash)
+        except StoreFailure:  # the listing fails: the graph may still be fetched by name
+            version = None
+        if version is None:
+            return self.store.graph_triples(graph_name(content_hash))
+        return self.catalog.graph_triples(version)
+
+    def graphs_of(self, hashes: Iterable[str]) -> list[str]:
+        """The named graphs holding these versions' triples (for SPARQL over them)."""
+        wanted = set(hashes)
+        found = {v.content_hash: v.named_graphs for v in self.versions()
+                 if v.content_hash in wanted}
+        return list(dict.fromkeys(g for h in sorted(wanted)
+                                  for g in found.get(h, [graph_name(h)])))
 
     def cached(self, content_hash: str) -> GraphIndex | None:
         """The version's index when the cache holds it (nothing is read); safe beside
@@ -239,8 +259,8 @@ class CatalogReader:
         """
         if not iris:
             return []
-        current = {v.graph: v.content_hash for v in catalog}
-        sources = {graph_name(h) for h in hashes}
+        current = _by_graph(catalog)
+        sources = set(self.graphs_of(hashes))
         class_types = ", ".join(sparql.iri(t.value) for t in sorted(CLASS_TYPE_NODES, key=str))
         # One VALUES block only, and graphs filtered here rather than in the query:
         # a second VALUES makes Oxigraph join the blocks first (1-6 s instead of 7 ms).
@@ -252,9 +272,10 @@ class CatalogReader:
             f"{sparql.iri(RDFS_RANGE)})) FILTER(isIRI(?c)) "
             f"GRAPH ?g {{ ?c {sparql.iri(RDF_TYPE)} ?t . }} "
             f"FILTER(?t IN ({class_types})) }}")
-        found = [current[row["g"].value] for row in self.store.select(query)
+        found = [h for row in self.store.select(query)
                  if "g" in row and row["g"].value in current
-                 and "src" in row and row["src"].value in sources]
+                 and "src" in row and row["src"].value in sources
+                 for h in current[row["g"].value]]
         return [h for h in dict.fromkeys(found) if h not in hashes]
 
     def facts(self, iris: Sequence[str], predicates: Sequence[str], graphs: Iterable[str]
@@ -282,7 +303,7 @@ class CatalogReader:
 
         One SELECT per ``batch`` IRIs; IRIs no version describes are left out.
         """
-        by_graph = {v.graph: v.content_hash for v in self.versions()}
+        by_graph = _by_graph(self.versions())
         found: dict[str, list[str]] = {}
         for chunk in _batches(sorted(set(iris)), batch):
             query = ("SELECT DISTINCT ?s ?g WHERE { "
@@ -291,7 +312,7 @@ class CatalogReader:
             for row in self.store.select(query):
                 graph = row["g"].value if "g" in row else None
                 if graph in by_graph:
-                    found.setdefault(row["s"].value, []).append(by_graph[graph])
+                    found.setdefault(row["s"].value, []).extend(by_graph[graph])
         return found
 
     def referenced_by_scan(self, iris: Sequence[str], hashes: Sequence[str],
@@ -329,7 +350,8 @@ class CatalogReader:
         statements with nested blank nodes three levels deep and a marker
         triple naming the graph each subject is in.
         """
-        graphs = ", ".join(sparql.iri(graph_name(h)) for h in hashes)
+        owners = {g: h for h in hashes for g in self.graphs_of([h])}
+        graphs = ", ".join(sparql.iri(g) for g in owners)
         nodes: dict[str, None] = dict.fromkeys(iris)
         frontier = list(iris)
         for level in range(levels):
@@ -355,7 +377,7 @@ class CatalogReader:
         for batch in _batches(list(nodes), 300):
             triples.extend(self.store.construct(_neighbourhood_construct(batch, graphs)))
         access.context_mode = "sparql_candidate"
-        return _split_by_owner(triples)
+        return _split_by_owner(triples, owners)
 
 
 def _neighbourhood_construct(subjects: Sequence[str], graphs: str) -> str:
@@ -380,11 +402,14 @@ def _neighbourhood_construct(subjects: Sequence[str], graphs: str) -> str:
         f"FILTER(?g IN ({graphs})) }}")
 
 
-def _split_by_owner(triples: Sequence[ox.Triple]) -> WorkingGraph:
+def _split_by_owner(triples: Sequence[ox.Triple], owners: dict[str, str]) -> WorkingGraph:
+    """The CONSTRUCT's statements split by the version (``owners``: by named graph) each
+    subject's marker names."""
     owner: dict[Node, str] = {}
     for t in triples:
         if t.predicate.value == OWNER_PREDICATE and isinstance(t.object, ox.NamedNode):
-            owner.setdefault(t.subject, t.object.value.rsplit(":", 1)[-1])  # type: ignore[arg-type]
+            owner.setdefault(t.subject, owners.get(t.object.value,  # type: ignore[arg-type]
+                                                   t.object.value.rsplit(":", 1)[-1]))
     statements = list(dict.fromkeys(t for t in triples if t.predicate.value != OWNER_PREDICATE))
     # Blank nodes belong where the named subject that reaches them belongs.
     changed = True
@@ -399,6 +424,16 @@ def _split_by_owner(triples: Sequence[ox.Triple]) -> WorkingGraph:
     for t in statements:
         parts.setdefault(owner.get(t.subject, ""), []).append(t)  # type: ignore[arg-type]
     return WorkingGraph([GraphIndex(name, part) for name, part in sorted(parts.items())])
+
+
+def _by_graph(versions: Iterable[OntologyVersion]) -> dict[str, list[str]]:
+    """The versions (content hashes) each named graph holds triples of: a layer shares
+    its base's graph, so one graph can hold part of several versions."""
+    found: dict[str, list[str]] = {}
+    for version in versions:
+        for graph in version.named_graphs:
+            found.setdefault(graph, []).append(version.content_hash)
+    return found
 
 
 def _batches(items: Sequence[str], size: int) -> Iterable[Sequence[str]]:

@@ -78,8 +78,9 @@ _FIELDS = {
     "status": "status",
     "origin": "origin",
     "supersedes": "supersedes",
+    "added_graph": "addedGraph",
 }
-_OPTIONAL = {"version", "origin", "supersedes"}
+_OPTIONAL = {"version", "origin", "supersedes", "added_graph"}
 
 
 class Catalog:
@@ -242,8 +243,15 @@ class Catalog:
         return [self.last_load(graph) for graph in self.layer_graphs]
 
     def graph_triples(self, version: OntologyVersion) -> list[ox.Triple]:
-        """The triples of one version."""
-        return self.store.graph_triples(version.graph)
+        """The triples of one version: its graph's, then (a layer) those it adds."""
+        return [t for graph in version.named_graphs for t in self.store.graph_triples(graph)]
+
+    def version_of(self, content_hash: str) -> OntologyVersion | None:
+        """A version record with this content hash (current first), from any layer."""
+        found = [v for v in self.versions(include_inactive=True)
+                 if v.content_hash == content_hash]
+        found.sort(key=lambda v: v.status is not VersionStatus.CURRENT)
+        return found[0] if found else None
 
     def _record(self, version: OntologyVersion, *, supersede: bool) -> None:
         node = _version_node(version.source, version.content_hash)

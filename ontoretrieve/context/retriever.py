@@ -175,7 +175,8 @@ class Retriever:
         try:
             facts = self.reader.facts([c.iri for c in found.candidates],
                                       DEPRECATION_FACT_PREDICATES,
-                                      {v.graph for v in self.reader.versions()})
+                                      self.reader.graphs_of(
+                                          v.content_hash for v in self.reader.versions()))
         except StoreFailure:
             return found  # unflagged rather than no answer while the store is down
         return found.model_copy(update={"candidates": flag_deprecated(found.candidates, facts)})
@@ -453,7 +454,7 @@ class Retriever:
         degradation chain below reports the store)."""
         try:
             facts = self.reader.facts([s.iri for s in seeds], DEPRECATION_FACT_PREDICATES,
-                                      {graph_name(s.ontology) for s in seeds})
+                                      self.reader.graphs_of(s.ontology for s in seeds))
         except StoreFailure:
             return seeds, evidence
         return current_seeds(facts, seeds, evidence, self.settings.seeds.deprecated, warnings)

@@ -98,12 +98,13 @@ def _layerable(index: IndexSettings) -> bool:
 
 
 def plan_layer(store: TripleStore, index: VectorIndex, settings: Settings, *,
-               graph: str, source: AtomSource, base: IndexedOntology, delta: VersionDelta,
-               new: Sequence[ox.Triple], base_forms: Sequence[TermForms] | None,
+               graphs: Sequence[str], source: AtomSource, base: IndexedOntology,
+               delta: VersionDelta, new: Sequence[ox.Triple],
+               base_forms: Sequence[TermForms] | None,
                base_keyed: Sequence[KeyedForm] | None = None) -> LayerWrite | None:
     """The layer that turns ``base`` (indexed, hash ``delta.base_hash``) into the version
-    ``source`` names, whose stored graph is ``graph`` and triples ``new``; None: write
-    the version whole instead."""
+    ``source`` names, whose stored graphs are ``graphs`` (one, or a catalog layer's two)
+    and triples ``new``; None: write the version whole instead."""
     hidden_now = sum(len(ids) for ids in base.hidden.values())
     if (not _layerable(settings.index) or base_forms is None
             or len(base.layers) + 1 > MAX_LAYERS or hidden_now > MAX_HIDDEN):
@@ -113,7 +114,7 @@ def plan_layer(store: TripleStore, index: VectorIndex, settings: Settings, *,
     terms = sorted(t for t in affected_terms(delta, new, naming) if indexed(t))
     if len(terms) > max(64, _LAYER_SHARE * base.atoms):
         return None
-    hood = read_neighbourhood(store, graph, terms, naming)
+    hood = read_neighbourhood(store, graphs, terms, naming)
     fresh = {a.iri: a for a in atomize_terms(terms, hood, source, settings.index,
                                              settings.triggers)}
     stored = _stored_points(index, terms, base, delta.base_hash)
@@ -194,13 +195,15 @@ def _merged_keys(base: Sequence[KeyedForm], forms: Sequence[TermForms], redone: 
     return found + elliptic_keys(found)
 
 
-def read_neighbourhood(store: TripleStore, graph: str, terms: Sequence[str],
+def read_neighbourhood(store: TripleStore, graphs: Sequence[str], terms: Sequence[str],
                        naming: Sequence[str]) -> TermNeighbourhood:
-    """The terms' neighbourhood in one stored graph, by targeted queries.
+    """The terms' neighbourhood in a version's stored graphs, by targeted queries.
 
     Each list keeps the store's order per term (a term's statements, the
-    statements pointing at it), which is the order a whole read of the graph
-    gives them, so atoms made from it equal a whole re-atomization's.
+    statements pointing at it), graph after graph, which is the order a whole
+    read of the version gives them, so atoms made from it equal a whole
+    re-atomization's. (A catalog layer's blank nodes are its own, so no
+    statement chain crosses from one graph to the other.)
 
     >>> from ontoretrieve.backends import OxigraphStore
     >>> store = OxigraphStore.in_memory()
@@ -208,7 +211,7 @@ def read_neighbourhood(store: TripleStore, graph: str, terms: Sequence[str],
     >>> ttl += '<http://x/b> rdfs:subClassOf <http://x/a> . <http://x/a> rdfs:label "cell" .'
     >>> store.replace_graph("urn:g", [q.triple for q in ox.parse(ttl.encode(),
     ...                               format=ox.RdfFormat.TURTLE)])
-    >>> hood = read_neighbourhood(store, "urn:g", ["http://x/b"], naming_predicates(
+    >>> hood = read_neighbourhood(store, ["urn:g"], ["http://x/b"], naming_predicates(
     ...     IndexSettings()))
     >>> len(hood.outgoing), [t.object.value for t in hood.names]
     (1, ['cell'])
@@ -217,16 +220,18 @@ def read_neighbourhood(store: TripleStore, graph: str, terms: Sequence[str],
     restrictions: list[ox.Triple] = []
     incoming: list[ox.Triple] = []
     predicates: set[str] = set()
-    g = sparql.iri(graph)
+    named = [sparql.iri(graph) for graph in graphs]
     for chunk in _chunks(terms):
         values = " ".join(sparql.iri(t) for t in chunk)
-        _read_outgoing(store, g, values, outgoing, restrictions)
-        incoming.extend(_triples(store.select(
-            f"SELECT ?s ?p ?o WHERE {{ GRAPH {g} {{ VALUES ?o {{ {values} }} ?s ?p ?o "
-            f"FILTER(isIRI(?s)) }} }}")))
-        predicates |= {row["p"].value for row in store.select(
-            f"SELECT ?p WHERE {{ VALUES ?p {{ {values} }} "
-            f"FILTER EXISTS {{ GRAPH {g} {{ ?s ?p ?o }} }} }}")}
+        for g in named:
+            _read_outgoing(store, g, values, outgoing, restrictions)
+        for g in named:
+            incoming.extend(_triples(store.select(
+                f"SELECT ?s ?p ?o WHERE {{ GRAPH {g} {{ VALUES ?o {{ {values} }} ?s ?p ?o "
+                f"FILTER(isIRI(?s)) }} }}")))
+            predicates |= {row["p"].value for row in store.select(
+                f"SELECT ?p WHERE {{ VALUES ?p {{ {values} }} "
+                f"FILTER EXISTS {{ GRAPH {g} {{ ?s ?p ?o }} }} }}")}
     mentioned = {t.object.value for t in [*outgoing, *restrictions]
                  if isinstance(t.object, ox.NamedNode)}
     mentioned |= {t.predicate.value for t in outgoing}
@@ -235,10 +240,11 @@ def read_neighbourhood(store: TripleStore, graph: str, terms: Sequence[str],
     names: list[ox.Triple] = []
     wanted = " ".join(sparql.iri(p) for p in naming)
     for chunk in _chunks(sorted(mentioned)):
-        names.extend(_triples(store.select(
-            f"SELECT ?s ?p ?o WHERE {{ GRAPH {g} {{ VALUES ?s {{ "
-            f"{' '.join(sparql.iri(t) for t in chunk)} }} VALUES ?p {{ {wanted} }} "
-            f"?s ?p ?o }} }}")))
+        for g in named:
+            names.extend(_triples(store.select(
+                f"SELECT ?s ?p ?o WHERE {{ GRAPH {g} {{ VALUES ?s {{ "
+                f"{' '.join(sparql.iri(t) for t in chunk)} }} VALUES ?p {{ {wanted} }} "
+                f"?s ?p ?o }} }}")))
     return TermNeighbourhood(outgoing, incoming, restrictions, names, frozenset(predicates))
 
 

@@ -294,13 +294,16 @@ class IndexSync:
         version = desired[content_hash][0]
         delta = deltas.get(content_hash)
         if delta is None or delta.base_hash != base:
-            old = self.catalog.store.graph_triples(graph_name(base))
+            recorded = self.catalog.version_of(base)
+            old = (self.catalog.graph_triples(recorded) if recorded is not None
+                   else self.catalog.store.graph_triples(graph_name(base)))
             if not old:
                 return False
             delta = graph_delta(base, old, self.catalog.graph_triples(version))
         new = delta.triples or self.catalog.graph_triples(version)
         base_forms = self.mentions.stored(base) if self.mentions is not None else []
-        layer = plan_layer(self.catalog.store, index, self.settings, graph=version.graph,
+        layer = plan_layer(self.catalog.store, index, self.settings,
+                           graphs=version.named_graphs,
                            source=AtomSource(version.ontology_iri, version.version,
                                              content_hash),
                            base=state.ontologies[base], delta=delta, new=new,

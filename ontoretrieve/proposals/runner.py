@@ -53,7 +53,7 @@ from ontoretrieve.proposals.shacl import DEFAULT_SHAPES, load_shapes, validate
 from ontoretrieve.rdf import sparql
 from ontoretrieve.rdf.canonical import changed_digests, digests_hash, graph_digests
 from ontoretrieve.rdf.graph_index import Statement
-from ontoretrieve.rdf.vocab import RDF_TYPE, RDF_TYPE_NODE, graph_name
+from ontoretrieve.rdf.vocab import RDF_TYPE, RDF_TYPE_NODE, graph_name, layer_graph_name
 from ontoretrieve.records import OntologyVersion, SeedEvidence, VersionStatus
 from ontoretrieve.settings import Settings
 
@@ -69,13 +69,17 @@ class Planned:
     """One validated update: the base version, the new triples and what changed."""
 
     def __init__(self, update: OntologyUpdate, base: OntologyVersion, new: list[ox.Triple],
-                 add: list[ox.Triple], delta: VersionDelta, digests: list[bytes]) -> None:
+                 add: list[ox.Triple], delta: VersionDelta, digests: list[bytes],
+                 layer: list[ox.Triple] | None = None) -> None:
         self.update, self.base, self.new, self.add = update, base, new, add
         self.delta = delta
         self.added, self.removed = len(delta.added), len(delta.removed)
         self.digests = digests
         """The new version's triple digests (its content hash is made of them)."""
         self.content_hash = digests_hash(digests)
+        self.layer = layer
+        """What the new version adds to its base's graph, when it is stored as a layer
+        (an update that only adds statements); None: it is written whole."""
 
 
 class ProposalRunner:
@@ -137,8 +141,11 @@ class ProposalRunner:
             delta = VersionDelta(base.content_hash,
                                  tuple(dict.fromkeys(t for t in add if t not in present)),
                                  tuple(dict.fromkeys(t for t in remove if t in present)), new)
-            digests = self._new_digests(base, old, new, *change_effect(present, add, remove))
-            planned.append(Planned(update, base, new, add, delta, digests))
+            gone, appended = change_effect(present, add, remove)
+            blanks = _BlankNodes(old)
+            digests = self._new_digests(base, old, new, gone, appended, blanks)
+            planned.append(Planned(update, base, new, add, delta, digests,
+                                   self._layer(base, gone, appended, blanks)))
         conflicts = self._critic(proposal, planned)
         report = ProposalReport(
             conforms=not violations, violations=violations, conflicts=conflicts,
@@ -156,10 +163,22 @@ class ProposalRunner:
         held = self.cached(base.content_hash) if self.cached is not None else None
         if held is not None:
             return [ox.Triple(*statement) for statement in held]
-        return self.store.graph_triples(base.graph)
+        return self.catalog.graph_triples(base)
+
+    def _layer(self, base: OntologyVersion, gone: set[ox.Triple], appended: list[ox.Triple],
+               blanks: _BlankNodes) -> list[ox.Triple] | None:
+        """The statements the new version adds to its base's graph, when it can be stored
+        as a layer: the update removes nothing and adds no blank node the base has (a
+        layer's blank nodes are its own, so no pattern joins the two graphs through one).
+        A layer over a layer adds to the same graph, so the chain never grows."""
+        if gone or not appended or not blanks.disjoint(appended):
+            return None
+        before = self.store.graph_triples(base.added_graph) if base.added_graph else []
+        return [*before, *appended]
 
     def _new_digests(self, base: OntologyVersion, old: list[ox.Triple], new: list[ox.Triple],
-                     gone: set[ox.Triple], appended: list[ox.Triple]) -> list[bytes]:
+                     gone: set[ox.Triple], appended: list[ox.Triple],
+                     blanks: _BlankNodes) -> list[bytes]:
         """The new version's digests: from the base's kept ones and the change when it can
         (milliseconds), else by hashing it whole (GO: 1.6 s). A base without kept
         digests gets them here, so its next proposal is hashed from the change."""
@@ -168,8 +187,7 @@ class ProposalRunner:
             kept = graph_digests(old)
             if self.digests is not None and digests_hash(kept) == base.content_hash:
                 self.digests.put(base.content_hash, kept)
-        found = changed_digests(kept, gone, appended, lambda: {
-            n for t in old for n in (t.subject, t.object) if isinstance(n, ox.BlankNode)})
+        found = changed_digests(kept, gone, appended, blanks.all)
         return found if found is not None else graph_digests(new)
 
     def keep_digests(self, planned: Sequence[Planned]) -> None:
@@ -205,8 +223,8 @@ class ProposalRunner:
         referenced = {t.object.value for t in [*add, *after_scan.statements]
                       if isinstance(t.object, ox.NamedNode)}
         wanted = referenced | touched
-        others = [v for v in visible if v.graph != base.graph]
-        outside = self._types(sorted(wanted), {v.graph for v in others})
+        others = [v for v in visible if v.content_hash != base.content_hash]
+        outside = self._types(sorted(wanted), {g for v in others for g in v.named_graphs})
 
         def view(scan: TermScan) -> list[ox.Triple]:
             # The touched terms' statements and the types of what they point to: from
@@ -245,7 +263,10 @@ class ProposalRunner:
                     others: Sequence[OntologyVersion]) -> list[Violation]:
         found: list[Violation] = []
         used_here = {t.object.value for t in new if isinstance(t.object, ox.NamedNode)}
-        by_graph = {v.graph: v.ontology_iri for v in others}
+        by_graph: dict[str, set[str]] = {}
+        for version in others:
+            for graph in version.named_graphs:
+                by_graph.setdefault(graph, set()).add(version.ontology_iri)
         usable = sorted(g for g in gone if _usable(g))
         rows = self.store.select(
             f"SELECT DISTINCT ?o ?g WHERE {{ VALUES ?o {{ "
@@ -254,7 +275,7 @@ class ProposalRunner:
         users: dict[str, set[str]] = {}
         for row in rows:
             if row["g"].value in by_graph:
-                users.setdefault(row["o"].value, set()).add(by_graph[row["g"].value])
+                users.setdefault(row["o"].value, set()).update(by_graph[row["g"].value])
         for term in sorted(gone):
             where = sorted(users.get(term, set())) + (["this ontology"] if term in used_here
                                                        else [])
@@ -286,7 +307,10 @@ class ProposalRunner:
         to it until ``switch``, so readers go on meanwhile and a crash leaves at worst an
         unreferenced graph."""
         for plan in planned:
-            self.store.replace_graph(graph_name(plan.content_hash), plan.new)
+            if plan.layer is not None:  # what it adds, beside its base's graph
+                self.store.replace_graph(layer_graph_name(plan.content_hash), plan.layer)
+            else:
+                self.store.replace_graph(graph_name(plan.content_hash), plan.new)
             checkpoint("apply.graph_written")
 
     def switch(self, planned: Sequence[Planned]) -> list[AppliedVersion]:
@@ -294,11 +318,13 @@ class ProposalRunner:
         applied = []
         for plan in planned:
             base = plan.base
-            graph = graph_name(plan.content_hash)
+            layered = plan.layer is not None
+            graph = base.graph if layered else graph_name(plan.content_hash)
             identity = identify(plan.new, base.source)
             version = base.model_copy(update={
                 "version": identity.version if not identity.derived else base.version,
                 "content_hash": plan.content_hash, "graph": graph,
+                "added_graph": layer_graph_name(plan.content_hash) if layered else None,
                 "triple_count": len(plan.new), "status": VersionStatus.CURRENT,
                 "loaded_at": datetime.now(UTC).replace(microsecond=0),
                 "origin": "proposal", "supersedes": base.content_hash})
@@ -330,6 +356,25 @@ class ProposalRunner:
         self.catalog.switch_to(previous)
         return AppliedVersion(ontology_iri=ontology_iri, previous_hash=applied.content_hash,
                               content_hash=previous.content_hash, graph=previous.graph)
+
+
+class _BlankNodes:
+    """The base version's blank nodes, gathered once and only when asked."""
+
+    def __init__(self, triples: Sequence[ox.Triple]) -> None:
+        self._triples = triples
+        self._found: set[ox.BlankNode] | None = None
+
+    def all(self) -> set[ox.BlankNode]:
+        if self._found is None:
+            self._found = {n for t in self._triples for n in (t.subject, t.object)
+                           if isinstance(n, ox.BlankNode)}
+        return self._found
+
+    def disjoint(self, triples: Sequence[ox.Triple]) -> bool:
+        """Whether ``triples`` use none of them (asked only when they use blank nodes)."""
+        mine = {n for t in triples for n in (t.subject, t.object) if isinstance(n, ox.BlankNode)}
+        return not mine or mine.isdisjoint(self.all())
 
 
 def _node(term: object) -> str | None:

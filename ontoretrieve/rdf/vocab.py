@@ -324,6 +324,15 @@ def graph_name(content_hash: str) -> str:
     return f"urn:ontoretrieve:graph:{content_hash}"
 
 
+def layer_graph_name(content_hash: str) -> str:
+    """The named graph of what a version stored as a layer adds to its base's graph.
+
+    >>> layer_graph_name("ab12")
+    'urn:ontoretrieve:layer:ab12'
+    """
+    return f"urn:ontoretrieve:layer:{content_hash}"
+
+
 def tenant_catalog_graph(tenant: str) -> str:
     """The catalog graph of a tenant other than the default one.
 

@@ -16,13 +16,14 @@ import pytest
 from typer.testing import CliRunner
 
 from ontoretrieve import Engine, Mode, OntologyUpdate, Proposal, ProposalRejected, load_settings
+from ontoretrieve.catalog.store import Catalog
 from ontoretrieve.cli import app
 from ontoretrieve.index.atomize import AtomSource, atomize
 from ontoretrieve.index.build import digest_store, open_query_index
 from ontoretrieve.index.layers import VersionedIndex
 from ontoretrieve.proposals.runner import ProposalRunner
 from ontoretrieve.rdf import canonical
-from ontoretrieve.rdf.vocab import OWL, RDFS, graph_name
+from ontoretrieve.rdf.vocab import OWL, RDFS, graph_name, layer_graph_name
 
 pytestmark = pytest.mark.integration
 runner = CliRunner()
@@ -40,6 +41,15 @@ def _mini(engine: Engine, tenant: str = "alpha") -> str:
 def _proposal(base: str, add: str = THERMOMETER, remove: str = "") -> Proposal:
     return Proposal(updates=[OntologyUpdate(ontology_iri=MINI, base_hash=base, add=add,
                                             remove=remove)])
+
+
+def _stored(engine: Engine, content_hash: str, tenant: str = "alpha") -> list[ox.Triple]:
+    """A version's triples as the catalog stores them (a layer: its base's graph and its
+    own)."""
+    catalog = Catalog.for_tenant(engine.store, engine.settings, tenant)
+    version = catalog.version_of(content_hash)
+    assert version is not None
+    return catalog.graph_triples(version)
 
 
 def _finds_thermometer(engine: Engine, tenant: str = "alpha") -> bool:
@@ -170,14 +180,16 @@ def test_after_an_apply_the_new_graph_is_not_read_back_from_the_store(
         tenant_config: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     texts = ("a thermometer", "a device with a sensor")
     with Engine.open(load_settings(tenant_config)) as engine:
-        result = engine.apply(_proposal(_mini(engine)), tenant="alpha")  # no base cached
+        base = _mini(engine)
+        result = engine.apply(_proposal(base), tenant="alpha")  # no base cached
         new = result.applied[0].content_hash
         read: list[str] = []
         whole = engine.store.graph_triples
         monkeypatch.setattr(engine.store, "graph_triples",
                             lambda graph: read.append(graph) or whole(graph))
         warm = [engine.retrieve(t, tenant="alpha", mode=Mode.VECTOR) for t in texts]
-        assert graph_name(new) not in read  # indexed from the triples the apply wrote
+        # indexed from the triples the apply wrote: neither of its graphs read
+        assert not {graph_name(base), layer_graph_name(new)} & set(read)
         monkeypatch.undo()
     with Engine.open(load_settings(tenant_config)) as fresh:
         cold = [fresh.retrieve(t, tenant="alpha", mode=Mode.VECTOR) for t in texts]
@@ -204,8 +216,7 @@ def test_versions_are_hashed_from_their_kept_digests_and_the_change(
                               tenant="alpha").applied[0].content_hash
         assert hashed == []  # neither version was hashed whole
         for content_hash in (first, second):  # each is the hash of what was stored
-            assert content_hash == canonical.graph_hash(
-                engine.store.graph_triples(graph_name(content_hash)))
+            assert content_hash == canonical.graph_hash(_stored(engine, content_hash))
             assert kept.get(content_hash) is not None
         # A damaged file is not trusted: the version is hashed whole, to the same hash.
         (kept.folder / f"{second}.digests").write_bytes(b"x" * 32)
@@ -388,3 +399,100 @@ def test_cli_propose_apply_rollback(tenant_config: Path, tmp_path: Path) -> None
     parse = runner.invoke(app, ["propose", "--ontology", MINI, "--base", base, "--add",
                                 str(broken), *config])
     assert parse.exit_code == 2 and "line 1, column" in parse.stderr
+
+
+# -- versions stored as a layer over their base's graph ---------------------------------
+
+THERMOMETER_OBSERVES = (
+    f"<{MINI}#Thermometer> a <{OWL}Class> ; <{RDFS}label> \"thermometer\" ; "
+    f"<{RDFS}subClassOf> <{MINI}#Sensor> , [ a <{OWL}Restriction> ; "
+    f"<{OWL}onProperty> <{MINI}#observes> ; <{OWL}someValuesFrom> <{MINI}#Property> ] .")
+
+
+def test_an_update_that_only_adds_is_stored_as_a_layer(tenant_config: Path) -> None:
+    with Engine.open(load_settings(tenant_config)) as engine:
+        base = _mini(engine)
+        catalog = Catalog.for_tenant(engine.store, engine.settings, "alpha")
+        base_version = catalog.version_of(base)
+        assert base_version is not None and base_version.added_graph is None
+        first = engine.apply(_proposal(base, THERMOMETER_OBSERVES),
+                             tenant="alpha").applied[0].content_hash
+        layered = catalog.version_of(first)
+        assert layered is not None and layered.graph == base_version.graph  # shared
+        assert layered.added_graph == layer_graph_name(first)
+        assert engine.store.graph_triples(graph_name(first)) == []  # no whole copy
+        added = engine.store.graph_triples(layer_graph_name(first))
+        assert len(added) == 7  # the class, its label and parents, the restriction's 3
+        assert canonical.graph_hash(_stored(engine, first)) == first
+        # A layer over a layer adds to the same graph: the chain never grows.
+        gauge = f"<{MINI}#Gauge> a <{OWL}Class> ; <{RDFS}label> \"gauge\" ."
+        second = engine.apply(_proposal(first, gauge), tenant="alpha").applied[0].content_hash
+        again = catalog.version_of(second)
+        assert again is not None and again.graph == base_version.graph
+        assert len(engine.store.graph_triples(layer_graph_name(second))) == 9
+        assert canonical.graph_hash(_stored(engine, second)) == second
+        # An update that removes a statement is written whole.
+        relabel = _proposal(second, f"<{MINI}#Device> <{RDFS}label> \"instrument\"@en .",
+                            f"<{MINI}#Device> <{RDFS}label> \"device\"@en .")
+        third = engine.apply(relabel, tenant="alpha").applied[0].content_hash
+        whole = catalog.version_of(third)
+        assert whole is not None and whole.added_graph is None
+        assert canonical.graph_hash(engine.store.graph_triples(graph_name(third))) == third
+        assert _finds_thermometer(engine)
+        engine.rollback(MINI, tenant="alpha")  # back to the layer
+        assert _mini(engine) == second and _finds_thermometer(engine)
+
+
+def test_a_layer_answers_as_the_same_content_loaded_whole(
+        tenant_config: Path, tmp_path: Path, real_embedder: object) -> None:
+    """Contexts (graph cache and SPARQL pushdown) and lookups from a layered version equal
+    those of a data dir where the same content was loaded from a file."""
+    settings = load_settings(tenant_config)
+    texts = ("a thermometer observes a property", "a sensor or a device")
+    with Engine.open(settings) as engine:
+        new = engine.apply(_proposal(_mini(engine), THERMOMETER_OBSERVES),
+                           tenant="alpha").applied[0].content_hash
+        content = _stored(engine, new)
+    control_file = tmp_path / "mini-thermometer.nt"
+    control_file.write_bytes(ox.serialize(content, format=ox.RdfFormat.N_TRIPLES) or b"")
+    control = load_settings(data_dir=tmp_path / "control")
+    with Engine.open(control, embedder=real_embedder) as engine:  # type: ignore[arg-type]
+        engine.catalog_load(control_file)
+        assert _mini(engine, "default") == new  # the same content, the same hash
+    for pushdown in (False, True):
+        answers = []
+        for chosen, tenant in ((settings, "alpha"), (control, "default")):
+            chosen = chosen.model_copy(update={"expand": chosen.expand.model_copy(
+                update={"candidate_pushdown": pushdown})})
+            with Engine.open(chosen) as engine:  # fresh: reads the stored graphs
+                contexts = [engine.retrieve(t, tenant=tenant, mode=Mode.VECTOR)
+                            for t in texts]
+                lookup = engine.lookup("thermometer", tenant=tenant)
+            # Terms as a set: their order follows seed ranks, which an index layer may tie
+            # otherwise than a whole build (the same stored layer, reindexed whole, orders
+            # "a sensor or a device" as the control does).
+            answers.append(([(sorted(c.terms), canonical.graph_hash(c.triples()))
+                             for c in contexts],
+                            [(c.iri, c.deprecated) for c in lookup.candidates]))
+        assert answers[0] == answers[1]
+        assert f"{MINI}#Thermometer" in answers[0][0][0][0]
+
+
+def test_checks_and_lookups_read_what_a_layer_adds(tenant_config: Path) -> None:
+    with Engine.open(load_settings(tenant_config)) as engine:
+        engine.apply(_proposal(_mini(engine), THERMOMETER), tenant="alpha")
+        # lab includes alpha: a class of lab's own ontology under the layer's new class is
+        # neither dangling nor a subclass of a non-class (its type is read from the layer)
+        second = next(v for v in engine.catalog_list(tenant="lab")
+                      if v.ontology_iri == "http://example.org/second")
+        probe = Proposal(updates=[OntologyUpdate(
+            ontology_iri=second.ontology_iri, base_hash=second.content_hash,
+            add=f"<http://example.org/second#Probe> a <{OWL}Class> ; <{RDFS}label> \"probe\" "
+                f"; <{RDFS}subClassOf> <{MINI}#Thermometer> .")])
+        report = engine.propose(probe, tenant="lab")
+        assert report.conforms, report.violations
+        # a deprecation the layer adds is read by lookups (its facts query the layer too)
+        deprecated = _proposal(_mini(engine), f"<{MINI}#Thermometer> <{OWL}deprecated> true .")
+        engine.apply(deprecated, tenant="alpha")
+        candidates = engine.lookup("thermometer", tenant="alpha").candidates
+        assert any(c.iri == f"{MINI}#Thermometer" and c.deprecated for c in candidates)
