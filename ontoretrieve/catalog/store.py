@@ -173,9 +173,11 @@ class Catalog:
             loaded_at=datetime.now(UTC).replace(microsecond=0), status=VersionStatus.CURRENT,
         )
         if previous is not None and previous.content_hash == version.content_hash:
-            # Same content, new bytes (reformatted): no new version.
-            self._record(version.model_copy(update={"loaded_at": previous.loaded_at}),
-                         supersede=False)
+            # Same content, new bytes (reformatted, or a file saved from an applied
+            # version): no new version, and it stays where it is stored (a layer too).
+            self._record(version.model_copy(update={
+                "loaded_at": previous.loaded_at, "graph": previous.graph,
+                "added_graph": previous.added_graph}), supersede=False)
             outcome.unchanged.append(previous)
             return
         if version.graph not in stored_graphs:

@@ -496,3 +496,23 @@ def test_checks_and_lookups_read_what_a_layer_adds(tenant_config: Path) -> None:
         engine.apply(deprecated, tenant="alpha")
         candidates = engine.lookup("thermometer", tenant="alpha").candidates
         assert any(c.iri == f"{MINI}#Thermometer" and c.deprecated for c in candidates)
+
+
+def test_a_file_saved_from_a_layer_keeps_it_where_it_is_stored(
+        tmp_path: Path, real_embedder: object) -> None:
+    folder = tmp_path / "catalog"
+    folder.mkdir()
+    source = folder / "mini.ttl"
+    source.write_bytes((Path(__file__).parents[1] / "fixtures" / "mini.ttl").read_bytes())
+    settings = load_settings(data_dir=tmp_path / "data")
+    with Engine.open(settings, embedder=real_embedder) as engine:  # type: ignore[arg-type]
+        engine.catalog_load(folder)
+        new = engine.apply(_proposal(_mini(engine, "default"), THERMOMETER),
+                           tenant="default").applied[0].content_hash
+        content = _stored(engine, new, "default")
+        source.write_bytes(ox.serialize(content, format=ox.RdfFormat.TURTLE) or b"")
+        report, _ = engine.catalog_load(folder)  # the same content, other bytes
+        assert report is not None and [v.content_hash for v in report.unchanged] == [new]
+        assert _mini(engine, "default") == new
+        assert canonical.graph_hash(_stored(engine, new, "default")) == new
+        assert _finds_thermometer(engine, "default")
