@@ -7,7 +7,9 @@ the ontology's hash, the index keeps both versions' vectors)::
     python benchmarks/proposal_apply.py --data-dir /work/data/bench-apply
 
 The update adds one labelled class under an existing class of the largest
-ontology (or ``--ontology IRI``); the figures go to stdout as JSON. With
+ontology (or ``--ontology IRI``), stored as a layer over the base's graph; with
+``--relabel`` it also replaces that class's label, a removal, so the new
+version is written whole. The figures go to stdout as JSON. With
 ``--served`` the engine first answers a text on the ontology (as one that has
 been serving has, so the ontology's graph is in its cache). With
 ``--readers`` a thread retrieves (distinct texts, so no cached answer) all
@@ -81,7 +83,7 @@ def timed(timings: dict[str, float], name: str, spans: dict[str, tuple[float, fl
 
 
 def run(data_dir: Path, ontology: str | None, readers: bool = False,
-        cold: bool = False, served: bool = False) -> dict[str, Any]:
+        cold: bool = False, served: bool = False, relabel: bool = False) -> dict[str, Any]:
     with Engine.open(load_settings(data_dir=data_dir)) as engine:
         versions = engine.catalog_list()
         target = (next(v for v in versions if v.ontology_iri == ontology) if ontology
@@ -92,8 +94,15 @@ def run(data_dir: Path, ontology: str | None, readers: bool = False,
         new = "urn:ontoretrieve:bench:ZeolithicQuasicrystal"
         add = (f"<{new}> <{RDF}type> <{OWL}Class> ; <{RDFS}label> \"zeolithic quasicrystal\" "
                f"; <{RDFS}subClassOf> <{parent}> .")
+        remove = ""
+        if relabel:  # a removal: the new version cannot be a layer
+            old = next(t for t in engine.store.graph_triples(target.graph)
+                       if t.subject.value == parent and t.predicate.value == RDFS + "label")
+            remove = f"{old} ."
+            add += f" <{parent}> <{RDFS}label> \"{old.object.value} (relabelled)\" ."
         proposal = Proposal(updates=[OntologyUpdate(
-            ontology_iri=target.ontology_iri, base_hash=target.content_hash, add=add)])
+            ontology_iri=target.ontology_iri, base_hash=target.content_hash, add=add,
+            remove=remove)])
         engine.retrieve("warm-up: load the model and the index")
         if served:  # an engine that has answered texts on the ontology holds its graph
             label = next(t.object.value for t in engine.store.graph_triples(target.graph)
@@ -113,6 +122,8 @@ def run(data_dir: Path, ontology: str | None, readers: bool = False,
             result = engine.apply(proposal)
         graphs = engine._retriever(engine._tenant("default")).reader
         derived = graphs.cached(result.applied[0].content_hash) is not None  # before a read
+        stored_as_layer = next(v.added_graph is not None for v in engine.catalog_list()
+                               if v.content_hash == result.applied[0].content_hash)
         with timed(timings, "first_retrieval", spans):
             found = new in engine.retrieve("a zeolithic quasicrystal", mode=Mode.VECTOR).terms
         with timed(timings, "rollback_with_sync", spans):
@@ -126,6 +137,7 @@ def run(data_dir: Path, ontology: str | None, readers: bool = False,
     return {
         "date": time.strftime("%Y-%m-%d %H:%M"), "ontology": target.ontology_iri,
         "triples": target.triple_count, "cold_apply": cold, "served": served,
+        "relabel": relabel, "stored_as_layer": stored_as_layer,
         "base_graph_cached": base_cached, "new_graph_derived": derived,
         "conforms": result.report.conforms, "violations": len(result.report.violations),
         "conflicts": result.report.consistency_conflicts,
@@ -153,9 +165,11 @@ def main() -> None:
     parser.add_argument("--served", action="store_true",
                         help="retrieve a text on the ontology before the apply, as a serving "
                         "engine has (its graph cached)")
+    parser.add_argument("--relabel", action="store_true",
+                        help="also replace the parent class's label (a removal: written whole)")
     args = parser.parse_args()
-    print(json.dumps(run(args.data_dir, args.ontology, args.readers, args.cold, args.served),
-                     indent=2))
+    print(json.dumps(run(args.data_dir, args.ontology, args.readers, args.cold, args.served,
+                         args.relabel), indent=2))
 
 
 if __name__ == "__main__":

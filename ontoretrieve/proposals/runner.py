@@ -11,9 +11,12 @@ parent, domain, range or predicate nothing declares); removed terms still
 used in this or another catalog ontology. The consistency critic adds advice.
 
 apply: the new version's graph is written first (content-addressed, so a
-crash leaves at worst an unreferenced graph), then one update switches the
-catalog to it, keeping the old version for rollback; the index is synced by
-the caller, which embeds only atoms whose texts changed.
+crash leaves at worst an unreferenced graph; an update that only adds
+statements writes just those, as a layer over its base's graph), then one
+update switches the catalog to it, keeping the old version for rollback; the
+index is synced by the caller, which embeds only atoms whose texts changed.
+The new version's content hash comes from the base's kept digests and the
+change when they are kept (``index/digest_store.py``).
 """
 
 from __future__ import annotations

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pyoxigraph as ox
 
@@ -52,11 +53,17 @@ def _random_change(rng: random.Random, old: list[ox.Triple]
     return add, remove
 
 
-def test_the_scan_of_a_change_equals_a_scan_of_the_new_version() -> None:
-    rng = random.Random(5)
-    for _ in range(300):
+def _cases(seed: int, count: int
+           ) -> Iterator[tuple[list[ox.Triple], list[ox.Triple], list[ox.Triple]]]:
+    """(old version, added, removed), random and reproducible."""
+    rng = random.Random(seed)
+    for _ in range(count):
         old = _random_graph(rng)
-        add, remove = _random_change(rng, old)
+        yield old, *_random_change(rng, old)
+
+
+def test_the_scan_of_a_change_equals_a_scan_of_the_new_version() -> None:
+    for old, add, remove in _cases(5, 300):
         present = set(old)
         new, _ = apply_change(old, add, remove, present)
         touched = touched_nodes(add, remove)
@@ -71,11 +78,7 @@ def test_the_scan_of_a_change_equals_a_scan_of_the_new_version() -> None:
 
 
 def test_change_effect_replays_apply_change() -> None:
-    rng = random.Random(7)
-    for _ in range(200):
-        old = _random_graph(rng)
-        add, remove = _random_change(rng, old)
-        present = set(old)
-        gone, appended = change_effect(present, add, remove)
+    for old, add, remove in _cases(7, 200):
+        gone, appended = change_effect(set(old), add, remove)
         new, _ = apply_change(old, add, remove)
         assert new == [t for t in old if t not in gone] + appended
