@@ -16,6 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from ontoretrieve import Engine, Mode, OntologyUpdate, Proposal, ProposalRejected, load_settings
+from ontoretrieve.catalog.reader import CatalogAccess
 from ontoretrieve.catalog.store import Catalog
 from ontoretrieve.cli import app
 from ontoretrieve.index.atomize import AtomSource, atomize
@@ -491,6 +492,20 @@ def test_checks_and_lookups_read_what_a_layer_adds(tenant_config: Path) -> None:
                 f"; <{RDFS}subClassOf> <{MINI}#Thermometer> .")])
         report = engine.propose(probe, tenant="lab")
         assert report.conforms, report.violations
+        # Both versions now layers: references and definitions found by SPARQL in the two
+        # added graphs, as a scan of the versions' whole triples finds them.
+        probed = engine.apply(probe, tenant="lab").applied[0].content_hash
+        reader = engine._retriever(engine._tenant("lab")).reader
+        versions = reader.versions()
+        mini = next(v.content_hash for v in versions if v.ontology_iri == MINI)
+        terms = ["http://example.org/second#Probe"]
+        by_select = reader.referenced_versions(terms, [probed], versions)
+        by_scan = reader.referenced_by_scan(terms, [probed], [v.content_hash for v in versions],
+                                            CatalogAccess())
+        assert by_select == by_scan == [mini]
+        defined = reader.defining_versions([*terms, f"{MINI}#Thermometer", f"{MINI}#Sensor"])
+        assert defined == {terms[0]: [probed], f"{MINI}#Thermometer": [mini],
+                           f"{MINI}#Sensor": [mini]}
         # a deprecation the layer adds is read by lookups (its facts query the layer too)
         deprecated = _proposal(_mini(engine), f"<{MINI}#Thermometer> <{OWL}deprecated> true .")
         engine.apply(deprecated, tenant="alpha")

@@ -52,3 +52,33 @@ def test_sparql_server_and_qdrant_answer_as_the_embedded_pair(
             assert engine.index_status().backend == settings.vector_index.backend.value
     assert answers[0] == answers[1]
     assert any(terms for terms, *_ in answers[1])
+
+
+def test_an_update_applied_on_a_sparql_server_is_stored_as_a_layer(
+        tmp_path: Path, catalog_dir: Path, oxigraph_server: str) -> None:
+    from ontoretrieve import Mode, OntologyUpdate, Proposal
+    from ontoretrieve.catalog.store import Catalog
+    from ontoretrieve.rdf.canonical import graph_hash
+    from ontoretrieve.rdf.vocab import OWL, RDFS
+
+    mini = "http://example.org/mini"
+    add = (f"<{mini}#Thermometer> a <{OWL}Class> ; <{RDFS}label> \"thermometer\" ; "
+           f"<{RDFS}subClassOf> <{mini}#Sensor> , [ a <{OWL}Restriction> ; "
+           f"<{OWL}onProperty> <{mini}#observes> ; <{OWL}someValuesFrom> <{mini}#Property> ] .")
+    settings = load_settings(data_dir=tmp_path / "scaled",
+                             store={"backend": "sparql", "query_url": oxigraph_server})
+    with Engine.open(settings) as engine:
+        engine.catalog_load(catalog_dir)
+        base = next(v for v in engine.catalog_list() if v.ontology_iri == mini)
+        new = engine.apply(Proposal(updates=[OntologyUpdate(
+            ontology_iri=mini, base_hash=base.content_hash, add=add)])).applied[0].content_hash
+    with Engine.open(settings) as engine:  # nothing cached: read from the server
+        version = next(v for v in engine.catalog_list() if v.ontology_iri == mini)
+        assert version.content_hash == new and version.added_graph is not None
+        assert version.graph == base.graph  # the base's graph, shared
+        catalog = Catalog(engine.store)
+        assert graph_hash(catalog.graph_triples(version)) == new
+        assert f"{mini}#Thermometer" in engine.retrieve("a thermometer", mode=Mode.VECTOR).terms
+        engine.rollback(mini)
+        assert next(v.content_hash for v in engine.catalog_list()
+                    if v.ontology_iri == mini) == base.content_hash
