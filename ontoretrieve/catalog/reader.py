@@ -206,11 +206,15 @@ class CatalogReader:
 
     def graphs_of(self, hashes: Iterable[str]) -> list[str]:
         """The named graphs holding these versions' triples (for SPARQL over them)."""
+        return list(self._owners(hashes))
+
+    def _owners(self, hashes: Iterable[str]) -> dict[str, str]:
+        """Each named graph holding these versions' triples, and the version it is read for
+        (a version the catalog does not list: the graph named by its hash)."""
         wanted = set(hashes)
         found = {v.content_hash: v.named_graphs for v in self.versions()
                  if v.content_hash in wanted}
-        return list(dict.fromkeys(g for h in sorted(wanted)
-                                  for g in found.get(h, [graph_name(h)])))
+        return {g: h for h in sorted(wanted) for g in found.get(h, [graph_name(h)])}
 
     def cached(self, content_hash: str) -> GraphIndex | None:
         """The version's index when the cache holds it (nothing is read); safe beside
@@ -350,7 +354,7 @@ class CatalogReader:
         statements with nested blank nodes three levels deep and a marker
         triple naming the graph each subject is in.
         """
-        owners = {g: h for h in hashes for g in self.graphs_of([h])}
+        owners = self._owners(hashes)
         graphs = ", ".join(sparql.iri(g) for g in owners)
         nodes: dict[str, None] = dict.fromkeys(iris)
         frontier = list(iris)

@@ -135,16 +135,16 @@ class ProposalRunner:
             old = self._base_triples(base)
             present = set(old)
             new, missing = apply_change(old, add, remove, present)
+            gone, appended = change_effect(present, add, remove)
             violations.extend(Violation(
                 check="missing_triple", ontology_iri=iri, focus=_node(t.subject),
                 message=f"cannot remove a statement the ontology does not have: {t}")
                 for t in missing[:20])
-            violations.extend(self._content_checks(iri, base, old, present, new, add, remove,
-                                                   reader, visible))
+            violations.extend(self._content_checks(iri, base, old, (gone, appended), new, add,
+                                                   remove, reader, visible))
             delta = VersionDelta(base.content_hash,
                                  tuple(dict.fromkeys(t for t in add if t not in present)),
                                  tuple(dict.fromkeys(t for t in remove if t in present)), new)
-            gone, appended = change_effect(present, add, remove)
             blanks = _BlankNodes(old)
             digests = self._new_digests(base, old, new, gone, appended, blanks)
             planned.append(Planned(update, base, new, add, delta, digests,
@@ -202,8 +202,8 @@ class ProposalRunner:
                 self.digests.put(plan.content_hash, plan.digests)
 
     def _content_checks(self, iri: str, base: OntologyVersion, old: list[ox.Triple],
-                        present: set[ox.Triple], new: list[ox.Triple], add: list[ox.Triple],
-                        remove: list[ox.Triple], reader: CatalogReader,
+                        effect: tuple[set[ox.Triple], list[ox.Triple]], new: list[ox.Triple],
+                        add: list[ox.Triple], remove: list[ox.Triple], reader: CatalogReader,
                         visible: Sequence[OntologyVersion]) -> list[Violation]:
         found: list[Violation] = []
         touched = touched_nodes(add, remove)
@@ -211,7 +211,7 @@ class ProposalRunner:
         subjects = {t.subject.value for t in [*add, *remove]
                     if isinstance(t.subject, ox.NamedNode)}
         before_scan = scan_terms(old, touched, also=subjects)
-        after_scan = before_scan.changed(*change_effect(present, add, remove))
+        after_scan = before_scan.changed(*effect)  # (gone, appended): change_effect's
         # Terms the new ontology and the tenant's other ontologies declare.
         declared = after_scan.described
         pointed = dangling_references(add, declared)

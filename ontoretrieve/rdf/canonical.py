@@ -111,26 +111,24 @@ def changed_digests(base: Sequence[bytes], gone: Iterable[ox.Triple],
     >>> new == graph_digests([old[1], *added])
     True
     """
+    gone = list(gone)
+    if not all(_is_ground(t) for t in gone):
+        return None
     digests = list(base)
-    for triple in _ground_digests([t for t in gone if _is_ground(t)]):
+    for triple in _ground_digests(gone):
         at = bisect.bisect_left(digests, triple)
         if at == len(digests) or digests[at] != triple:
             return None  # not the base's: never guess
         del digests[at]
-    if any(not _is_ground(t) for t in gone):
-        return None
-    ground = [t for t in dict.fromkeys(appended) if _is_ground(t)]
-    with_blanks = [t for t in dict.fromkeys(appended) if not _is_ground(t)]
-    fresh = _ground_digests(ground)
+    added = list(dict.fromkeys(appended))
+    with_blanks = [t for t in added if not _is_ground(t)]
+    fresh = _ground_digests([t for t in added if _is_ground(t)])
     if with_blanks:
         nodes = {n for t in with_blanks for n in (t.subject, t.object)
                  if isinstance(n, ox.BlankNode)}
-        if not nodes.isdisjoint(base_blanks()):
-            return None
-        colours = _colours(with_blanks)
-        if not nodes <= colours.keys() or _on_cycle(with_blanks):
-            return None
-        fresh += _blank_digests(with_blanks, colours)
+        if not nodes.isdisjoint(base_blanks()) or _topological(_edges(with_blanks)[0])[1]:
+            return None  # shares a blank node with the base, or one is on a cycle
+        fresh += _blank_digests(with_blanks, _colours(with_blanks))
     for digest in fresh:
         bisect.insort(digests, digest)
     return digests
@@ -139,17 +137,6 @@ def changed_digests(base: Sequence[bytes], gone: Iterable[ox.Triple],
 def _is_ground(triple: ox.Triple) -> bool:
     return not (isinstance(triple.subject, ox.BlankNode)
                 or isinstance(triple.object, ox.BlankNode))
-
-
-def _on_cycle(triples: Sequence[ox.Triple]) -> bool:
-    """Whether some blank node of ``triples`` is on or under a cycle of blank nodes."""
-    out: dict[ox.BlankNode, list[Edge]] = defaultdict(list)
-    for triple in triples:
-        if isinstance(triple.subject, ox.BlankNode):
-            out[triple.subject].append((b"", triple.object))
-        if isinstance(triple.object, ox.BlankNode):
-            out.setdefault(triple.object, [])
-    return bool(_topological(out)[1])
 
 
 def _ground_digests(ground: Sequence[ox.Triple]) -> list[bytes]:
@@ -176,8 +163,9 @@ Edge = tuple[bytes, object]
 """(predicate, the other end) of a blank node's edge."""
 
 
-def _colours(triples: list[ox.Triple]) -> dict[ox.BlankNode, bytes]:
-    """A structural colour per blank node (see the module docstring)."""
+def _edges(triples: Sequence[ox.Triple]
+           ) -> tuple[dict[ox.BlankNode, list[Edge]], dict[ox.BlankNode, list[Edge]]]:
+    """Each blank node's outgoing and incoming edges."""
     out: dict[ox.BlankNode, list[Edge]] = defaultdict(list)
     into: dict[ox.BlankNode, list[Edge]] = defaultdict(list)
     for triple in triples:
@@ -188,6 +176,12 @@ def _colours(triples: list[ox.Triple]) -> dict[ox.BlankNode, bytes]:
         if isinstance(triple.object, ox.BlankNode):
             into[triple.object].append((predicate, triple.subject))
             out.setdefault(triple.object, [])
+    return out, into
+
+
+def _colours(triples: Sequence[ox.Triple]) -> dict[ox.BlankNode, bytes]:
+    """A structural colour per blank node (see the module docstring)."""
+    out, into = _edges(triples)
     order, cyclic = _topological(out)
     shape: dict[ox.BlankNode, bytes] = {}
     for node in reversed(order):  # children first
