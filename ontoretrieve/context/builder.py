@@ -32,7 +32,6 @@ from ontoretrieve.rdf.graph_index import (
     is_standard,
     role_of,
 )
-from ontoretrieve.rdf.vocab import INCOMING_SCHEMA_PREDICATES, nodes
 from ontoretrieve.records import TermStep
 
 __all__ = [
@@ -47,8 +46,6 @@ __all__ = [
 
 MAX_BLANK_CLOSURE = 64
 """A blank-node structure larger than this (a huge list) is not admitted."""
-
-_INCOMING = nodes(INCOMING_SCHEMA_PREDICATES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +91,6 @@ class Builder:
     limit: int
     kept: dict[Statement, None] = field(default_factory=dict)
     origin: dict[Node, Admission] = field(default_factory=dict)
-    _keys: dict[object, str] = field(default_factory=dict)
 
     @property
     def left(self) -> int:
@@ -153,12 +149,9 @@ class Builder:
         return spent
 
     def statements_of(self, node: Node) -> list[Statement]:
-        """Own statements, plus schema statements pointing at it from named terms."""
-        own: list[Statement] = [(node, p, o) for p, o in self.graph.out(node)]
-        incoming: list[Statement] = [
-            (s, p, node) for s, p in self.graph.incoming(node)
-            if p in _INCOMING and isinstance(s, ox.NamedNode)]
-        return own + incoming
+        """Own statements, plus schema statements pointing at it from named terms
+        (remembered by the working graph, which outlives the unit)."""
+        return self.graph.statements_of(node)
 
     def stable_key(self, statement: Statement) -> tuple[str, str, str]:
         """An order that does not depend on the store: blank nodes by their content.
@@ -166,19 +159,8 @@ class Builder:
         Stores return triples in different orders and label blank nodes
         differently; a binding quota must pick the same statements on each.
         """
-        return tuple(self._content(term) for term in statement)  # type: ignore[return-value]
-
-    def _content(self, term: object) -> str:
-        key = self._keys.get(term)
-        if key is None:
-            if isinstance(term, ox.BlankNode):
-                key = "_:" + " ".join(sorted(
-                    f"{p.value} {'_' if isinstance(o, ox.BlankNode) else o}"
-                    for p, o in self.graph.out(term)))
-            else:
-                key = str(term)
-            self._keys[term] = key
-        return key
+        key = self.graph.content_key
+        return key(statement[0]), key(statement[1]), key(statement[2])
 
 
 def expandable(node: object, graph: WorkingGraph) -> TypeGuard[ox.NamedNode]:

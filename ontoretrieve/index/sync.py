@@ -35,8 +35,6 @@ from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 
-import numpy as np
-
 from ontoretrieve.backends.vector_index import (
     IndexPoint,
     StoredVectors,
@@ -500,11 +498,7 @@ class IndexSync:
             return {}
         texts = [a.core_text for a in atoms] + [a.neighborhood_text for a in atoms
                                                 if a.neighborhood_text]
-        # Embed shortest first: batches of similar length need less padding.
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        dense_sorted = self.embedder.embed_documents([texts[i] for i in order])
-        dense = np.empty_like(dense_sorted)
-        dense[order] = dense_sorted
+        dense = self.embedder.embed_documents(texts)  # batched by length, rows in order
         sparse = self.embedder.sparse_documents([a.sparse_text for a in atoms])
         vectors: dict[str, StoredVectors] = {}
         neighborhood_row = len(atoms)

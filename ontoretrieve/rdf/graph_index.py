@@ -18,7 +18,6 @@ nothing however large GO or NCBITaxon are.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -29,6 +28,7 @@ import pyoxigraph as ox
 from ontoretrieve.rdf.vocab import (
     DOMAIN_RANGE_PREDICATES,
     HIERARCHY_PREDICATES,
+    INCOMING_SCHEMA_PREDICATES,
     LABEL_PREDICATES,
     NEVER_EXPANDED_NAMESPACES,
     OWL_ONTOLOGY_NODE,
@@ -60,6 +60,7 @@ Statement: TypeAlias = tuple[Node, ox.NamedNode, Term]
 """A triple as a plain hashable tuple (subject, predicate, object)."""
 
 _REFERENCES = nodes(REFERENCE_PREDICATES)
+_INCOMING = nodes(INCOMING_SCHEMA_PREDICATES)
 
 
 def blank_tree(node: Node, blank_subjects: Mapping[Node, Sequence[Statement]]
@@ -155,7 +156,8 @@ def _role(p: str, literal: bool, table: RoleTable) -> Role:
 class GraphIndex:
     """The triples of one ontology version, indexed by subject and by object."""
 
-    __slots__ = ("_in", "_ordered", "_out", "headers", "name", "triples")
+    __slots__ = ("_canonical_in", "_canonical_out", "_in", "_keys", "_ordered", "_out",
+                 "_shapes", "headers", "name", "triples")
 
     def __init__(self, name: str, triples: Iterable[ox.Triple]) -> None:
         self.name = name
@@ -164,6 +166,7 @@ class GraphIndex:
         self._in: dict[Node, list[tuple[Node, ox.NamedNode]]] = {}
         self.headers: set[Node] = set()
         self._ordered: list[Statement] | None = None
+        self._forget_lookups()
         for t in triples:
             s, p, o = t.subject, t.predicate, t.object
             if not isinstance(s, ox.NamedNode | ox.BlankNode):
@@ -208,6 +211,14 @@ class GraphIndex:
                 derived.headers.add(s)
         return derived
 
+    def _forget_lookups(self) -> None:
+        """Empty the memos of canonical lookups (filled on demand: an index outlives
+        many retrievals, which ask for the same hub terms unit after unit)."""
+        self._canonical_out: dict[Node, list[tuple[ox.NamedNode, Term]]] = {}
+        self._canonical_in: dict[Node, list[tuple[Node, ox.NamedNode]]] = {}
+        self._shapes: dict[ox.BlankNode, str] = {}
+        self._keys: dict[ox.BlankNode, str] = {}
+
     def _drop(self, s: Node, p: ox.NamedNode, o: Term) -> None:
         """Remove one statement from the lookups, copying the lists it touches."""
         outgoing = [e for e in self._out.get(s, []) if e != (p, o)]
@@ -232,9 +243,8 @@ class GraphIndex:
         sorted on first use: what a context takes whole, whatever order the store
         handed the triples back in."""
         if self._ordered is None:
-            shape = functools.cache(lambda node: blank_shape(self._out.get(node, ())))
             self._ordered = sorted(self.triples, key=lambda t: (
-                term_order(t[0], shape), t[1].value, term_order(t[2], shape)))
+                term_order(t[0], self.shape), t[1].value, term_order(t[2], self.shape)))
         return self._ordered
 
     def out(self, node: Node) -> list[tuple[ox.NamedNode, Term]]:
@@ -242,6 +252,41 @@ class GraphIndex:
 
     def incoming(self, node: Node) -> list[tuple[Node, ox.NamedNode]]:
         return self._in.get(node, [])
+
+    def canonical_out(self, node: Node) -> list[tuple[ox.NamedNode, Term]]:
+        """``out(node)`` without repeats, in canonical order (``term_order``); remembered.
+        The list is shared: never change it."""
+        found = self._canonical_out.get(node)
+        if found is None:
+            found = sorted(dict.fromkeys(self._out.get(node, ())),
+                           key=lambda e: (e[0].value, term_order(e[1], self.shape)))
+            self._canonical_out[node] = found
+        return found
+
+    def canonical_incoming(self, node: Node) -> list[tuple[Node, ox.NamedNode]]:
+        """``incoming(node)`` without repeats, in canonical order; remembered (shared)."""
+        found = self._canonical_in.get(node)
+        if found is None:
+            found = sorted(dict.fromkeys(self._in.get(node, ())),
+                           key=lambda e: (e[1].value, term_order(e[0], self.shape)))
+            self._canonical_in[node] = found
+        return found
+
+    def shape(self, node: ox.BlankNode) -> str:
+        """``blank_shape`` of a blank node of this version; remembered."""
+        found = self._shapes.get(node)
+        if found is None:
+            found = blank_shape(dict.fromkeys(self._out.get(node, ())))
+            self._shapes[node] = found
+        return found
+
+    def content_key(self, node: ox.BlankNode) -> str:
+        """A blank node of this version by what it says (``WorkingGraph.content_key``)."""
+        found = self._keys.get(node)
+        if found is None:
+            found = _blank_key(self.canonical_out(node))
+            self._keys[node] = found
+        return found
 
     def describes(self, node: Node) -> bool:
         return node in self._out
@@ -261,39 +306,93 @@ class WorkingGraph:
         self._in: dict[Node, list[tuple[Node, ox.NamedNode]]] = {}
         self._owners: dict[Node, list[str]] = {}
         self._shapes: dict[ox.BlankNode, str] = {}
+        self._statements: dict[Node, list[Statement]] = {}
+        self._described: dict[Node, bool] = {}
+        self._keys: dict[ox.BlankNode, str] = {}
 
     def __len__(self) -> int:
         return sum(len(p) for p in self.parts)
 
+    def _holders(self, node: Node, *, incoming: bool = False) -> list[GraphIndex]:
+        """The parts with triples from ``node`` (or, ``incoming``, to it)."""
+        if incoming:
+            return [part for part in self.parts if node in part._in]
+        return [part for part in self.parts if node in part._out]
+
     def _shape(self, node: ox.BlankNode) -> str:
         found = self._shapes.get(node)
         if found is None:
-            found = blank_shape(dict.fromkeys(e for part in self.parts for e in part.out(node)))
+            holders = self._holders(node)
+            if len(holders) == 1:
+                found = holders[0].shape(node)
+            else:
+                found = blank_shape(dict.fromkeys(e for part in holders for e in part.out(node)))
             self._shapes[node] = found
         return found
 
     def out(self, node: Node) -> list[tuple[ox.NamedNode, Term]]:
-        """The node's (predicate, object) pairs, in canonical order (see ``term_order``)."""
+        """The node's (predicate, object) pairs, in canonical order (see ``term_order``).
+
+        A node one version describes takes that version's remembered answer (a blank
+        node two versions share says the same in both: a layer never adds to its base's
+        blank nodes); one several describe is merged here, the same triple counted once.
+        The list is shared: never change it.
+        """
         found = self._out.get(node)
         if found is None:
-            # The same triple in two versions counts once.
-            found = sorted(dict.fromkeys(e for part in self.parts for e in part.out(node)),
-                           key=lambda e: (e[0].value, term_order(e[1], self._shape)))
+            holders = self._holders(node)
+            if len(holders) == 1:
+                found = holders[0].canonical_out(node)
+            else:
+                found = sorted(dict.fromkeys(e for part in holders for e in part.out(node)),
+                               key=lambda e: (e[0].value, term_order(e[1], self._shape)))
             self._out[node] = found
         return found
 
     def incoming(self, node: Node) -> list[tuple[Node, ox.NamedNode]]:
-        """The (subject, predicate) pairs pointing at the node, in canonical order."""
+        """The (subject, predicate) pairs pointing at the node, in canonical order (shared)."""
         found = self._in.get(node)
         if found is None:
-            found = sorted(dict.fromkeys(e for part in self.parts for e in part.incoming(node)),
-                           key=lambda e: (e[1].value, term_order(e[0], self._shape)))
+            holders = self._holders(node, incoming=True)
+            if len(holders) == 1:
+                found = holders[0].canonical_incoming(node)
+            else:
+                found = sorted(dict.fromkeys(e for part in holders for e in part.incoming(node)),
+                               key=lambda e: (e[1].value, term_order(e[0], self._shape)))
             self._in[node] = found
         return found
 
+    def statements_of(self, node: Node) -> list[Statement]:
+        """The node's own statements, then the schema statements pointing at it from named
+        terms (``INCOMING_SCHEMA_PREDICATES``: what a term's expansion takes)."""
+        found = self._statements.get(node)
+        if found is None:
+            found = [(node, p, o) for p, o in self.out(node)]
+            found += [(s, p, node) for s, p in self.incoming(node)
+                      if p in _INCOMING and isinstance(s, ox.NamedNode)]
+            self._statements[node] = found
+        return found
+
+    def content_key(self, term: Term) -> str:
+        """A key for ``term`` that no store's labelling changes: an IRI or literal as
+        written, a blank node by what it says (its predicates and objects, sorted)."""
+        if not isinstance(term, ox.BlankNode):
+            return str(term)
+        key = self._keys.get(term)
+        if key is None:
+            holders = self._holders(term)
+            key = (holders[0].content_key(term) if len(holders) == 1
+                   else _blank_key(self.out(term)))
+            self._keys[term] = key
+        return key
+
     def describes(self, node: Node) -> bool:
         """True when some part has a triple with ``node`` as subject."""
-        return bool(self.out(node))
+        found = self._described.get(node)
+        if found is None:
+            found = any(node in part._out for part in self.parts)
+            self._described[node] = found
+        return found
 
     def owners(self, node: Node) -> list[str]:
         """Names of the parts (version hashes) that describe ``node``."""
@@ -325,6 +424,11 @@ def term_order(term: Term, shape: Callable[[ox.BlankNode], str] | None = None
     if isinstance(term, ox.Literal):
         return 2, term.value, f"{term.datatype.value}@{term.language or ''}"
     return 1, shape(term) if shape is not None else "", ""
+
+
+def _blank_key(pairs: Iterable[tuple[ox.NamedNode, Term]]) -> str:
+    return "_:" + " ".join(sorted(f"{p.value} {'_' if isinstance(o, ox.BlankNode) else o}"
+                                  for p, o in pairs))
 
 
 def blank_shape(pairs: Iterable[tuple[ox.NamedNode, Term]]) -> str:
