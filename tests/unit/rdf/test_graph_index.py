@@ -6,7 +6,7 @@ import random
 
 import pyoxigraph as ox
 
-from ontoretrieve.rdf.graph_index import GraphIndex, WorkingGraph
+from ontoretrieve.rdf.graph_index import GraphIndex, WorkingGraph, blank_shape, term_order
 from ontoretrieve.rdf.vocab import OWL_ONTOLOGY_NODE, RDF_TYPE_NODE, RDFS, SUBCLASS_OF_NODE
 
 X = "http://x/"
@@ -66,3 +66,43 @@ def test_an_index_changed_by_a_delta_answers_as_one_built_from_the_new_triples()
             assert one.incoming(node) == other.incoming(node)  # type: ignore[arg-type]
             assert derived.describes(node) == built.describes(node)  # type: ignore[arg-type]
     assert old.ordered() == GraphIndex("old", base).ordered()  # the base is never touched
+
+
+def _merged(parts: list[GraphIndex], node: ox.NamedNode | ox.BlankNode
+            ) -> tuple[list[object], list[object]]:
+    """The view's answers worked out from scratch: every part's pairs merged, then sorted."""
+    def shape(blank: ox.BlankNode) -> str:
+        return blank_shape(dict.fromkeys(e for p in parts for e in p.out(blank)))
+    out = sorted(dict.fromkeys(e for p in parts for e in p.out(node)),
+                 key=lambda e: (e[0].value, term_order(e[1], shape)))
+    incoming = sorted(dict.fromkeys(e for p in parts for e in p.incoming(node)),
+                      key=lambda e: (e[1].value, term_order(e[0], shape)))
+    return out, incoming
+
+
+def test_views_take_each_versions_remembered_lookups_and_answer_as_a_merge() -> None:
+    rng = random.Random(5)
+    p = [ox.NamedNode(f"{X}p{i}") for i in range(3)]
+    for _ in range(40):
+        nodes = [ox.NamedNode(f"{X}{i}") for i in range(8)]
+        blanks = [ox.BlankNode() for _ in range(4)]
+        shared = [ox.Triple(blanks[0], p[0], nodes[1]), ox.Triple(nodes[0], p[1], blanks[0])]
+        versions = []
+        for _ in range(rng.randint(1, 4)):
+            own = [ox.Triple(rng.choice(nodes + blanks[1:]), rng.choice(p),
+                             rng.choice([*nodes, *blanks[1:], ox.Literal(str(rng.random()))]))
+                   for _ in range(rng.randint(3, 15))]
+            versions.append(GraphIndex(f"v{len(versions)}", shared + own))
+        first, second = WorkingGraph(versions), WorkingGraph(list(reversed(versions)))
+        for node in [*nodes, *blanks]:
+            out, incoming = _merged(versions, node)
+            assert first.out(node) == out and second.out(node) == out
+            assert first.incoming(node) == incoming and second.incoming(node) == incoming
+            assert first.content_key(node) == second.content_key(node)
+            assert first.describes(node) == any(v.describes(node) for v in versions)
+            assert first.statements_of(node) == second.statements_of(node)
+    one = GraphIndex("one", _triples())
+    node = ox.NamedNode(f"{X}0")
+    # Two views over one version share its remembered answer: a unit's view is new, the
+    # version's index is not.
+    assert WorkingGraph([one]).out(node) is WorkingGraph([one]).out(node)
