@@ -258,8 +258,7 @@ class GraphIndex:
         The list is shared: never change it."""
         found = self._canonical_out.get(node)
         if found is None:
-            found = sorted(dict.fromkeys(self._out.get(node, ())),
-                           key=lambda e: (e[0].value, term_order(e[1], self.shape)))
+            found = _sorted_out(self._out.get(node, ()), self.shape)
             self._canonical_out[node] = found
         return found
 
@@ -267,8 +266,7 @@ class GraphIndex:
         """``incoming(node)`` without repeats, in canonical order; remembered (shared)."""
         found = self._canonical_in.get(node)
         if found is None:
-            found = sorted(dict.fromkeys(self._in.get(node, ())),
-                           key=lambda e: (e[1].value, term_order(e[0], self.shape)))
+            found = _sorted_in(self._in.get(node, ()), self.shape)
             self._canonical_in[node] = found
         return found
 
@@ -344,8 +342,8 @@ class WorkingGraph:
             if len(holders) == 1:
                 found = holders[0].canonical_out(node)
             else:
-                found = sorted(dict.fromkeys(e for part in holders for e in part.out(node)),
-                               key=lambda e: (e[0].value, term_order(e[1], self._shape)))
+                found = _sorted_out((e for part in holders for e in part.out(node)),
+                                    self._shape)
             self._out[node] = found
         return found
 
@@ -357,8 +355,8 @@ class WorkingGraph:
             if len(holders) == 1:
                 found = holders[0].canonical_incoming(node)
             else:
-                found = sorted(dict.fromkeys(e for part in holders for e in part.incoming(node)),
-                               key=lambda e: (e[1].value, term_order(e[0], self._shape)))
+                found = _sorted_in((e for part in holders for e in part.incoming(node)),
+                                   self._shape)
             self._in[node] = found
         return found
 
@@ -424,6 +422,21 @@ def term_order(term: Term, shape: Callable[[ox.BlankNode], str] | None = None
     if isinstance(term, ox.Literal):
         return 2, term.value, f"{term.datatype.value}@{term.language or ''}"
     return 1, shape(term) if shape is not None else "", ""
+
+
+Shape: TypeAlias = Callable[[ox.BlankNode], str]
+
+
+def _sorted_out(pairs: Iterable[tuple[ox.NamedNode, Term]], shape: Shape
+                ) -> list[tuple[ox.NamedNode, Term]]:
+    """(predicate, object) pairs without repeats, by predicate then ``term_order``."""
+    return sorted(dict.fromkeys(pairs), key=lambda e: (e[0].value, term_order(e[1], shape)))
+
+
+def _sorted_in(pairs: Iterable[tuple[Node, ox.NamedNode]], shape: Shape
+               ) -> list[tuple[Node, ox.NamedNode]]:
+    """(subject, predicate) pairs without repeats, by predicate then ``term_order``."""
+    return sorted(dict.fromkeys(pairs), key=lambda e: (e[1].value, term_order(e[0], shape)))
 
 
 def _blank_key(pairs: Iterable[tuple[ox.NamedNode, Term]]) -> str:
