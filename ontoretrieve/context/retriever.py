@@ -61,7 +61,7 @@ from ontoretrieve.index.embed import Embedder
 from ontoretrieve.index.layers import VersionedIndex
 from ontoretrieve.index.mention_match import MentionDictionary
 from ontoretrieve.index.payload import evidence_from_payload
-from ontoretrieve.index.state import IndexState, ontology_names
+from ontoretrieve.index.state import IndexState, ontology_names, replacements
 from ontoretrieve.query.batch import NOTHING_PREPARED, PreparedQueries
 from ontoretrieve.query.lexical import phrase_lexemes, text_tokens
 from ontoretrieve.query.lookup import LookupResult, TermRule
@@ -112,6 +112,10 @@ class Retriever:
         self._seeds: SeedRetriever | None = None
         self._dictionary: list[MentionDictionary | None] = []
         """Shared with variants: the mention dictionary, once loaded (an empty list: not yet)."""
+        self._replacing: tuple[MentionDictionary, list[str], list[dict[str, str]]] | None = None
+        """A dictionary of an earlier state, its versions and, per apply or rollback since,
+        which version replaced which: made into this state's dictionary on first use
+        (``MentionStore.changed``)."""
         self.roles = RoleTable.of(settings.index.label_predicates,
                                   settings.expand.symbol_predicates)
         self._whole_token_counts: dict[tuple[tuple[str, ...], str], int] = {}
@@ -146,7 +150,24 @@ class Retriever:
         other.reader = self.reader.renewed()
         if set(state.ontologies) == set(self.state.ontologies):
             other._dictionary = self._dictionary
+        else:
+            other._replacing = self._replacing_after(state)
         return other
+
+    def _replacing_after(self, state: IndexState
+                         ) -> tuple[MentionDictionary, list[str], list[dict[str, str]]] | None:
+        """What the next state's dictionary is made from, when an apply or a rollback
+        replaced versions: this state's dictionary (or the one this state was itself to
+        be made from) and the replacements since."""
+        replaced = replacements(self.state, state)
+        if not replaced:
+            return None
+        if self._dictionary and self._dictionary[0] is not None:
+            return self._dictionary[0], sorted(self.state.ontologies), [replaced]
+        if self._replacing is None:
+            return None
+        before, hashes, earlier = self._replacing
+        return before, hashes, [*earlier, replaced]
 
     def raw_index(self) -> VectorIndex | None:
         """The open index under the version layer (what a sync may write through)."""
@@ -163,6 +184,7 @@ class Retriever:
                           self.seed_retriever.embedder, self.tenant)
         other.reader = self.reader
         other._dictionary = self._dictionary
+        other._replacing = self._replacing
         return other
 
     def lookup(self, mention: str, *, aliases: Mapping[str, Sequence[str]],
@@ -202,7 +224,9 @@ class Retriever:
         """Loaded once per index, whichever variant asks first."""
         if not self._dictionary:
             store = mention_store(self.settings, self.tenant)
-            self._dictionary.append(store.dictionary(sorted(self.state.ontologies)))
+            changed = store.changed(*self._replacing) if self._replacing else None
+            self._replacing = None
+            self._dictionary.append(changed or store.dictionary(sorted(self.state.ontologies)))
         return self._dictionary[0]
 
     def retrieve(self, text: str, mode: Mode = Mode.AUTO,

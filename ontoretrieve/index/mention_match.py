@@ -58,15 +58,19 @@ from ontoretrieve.index.mention_text import (
 __all__ = [
     "KIND_WEIGHTS",
     "MATCH_SCHEME",
+    "Entry",
     "KeyedForm",
+    "Match",
     "Mention",
     "MentionDictionary",
+    "SharedEntry",
     "abbreviations",
     "elliptic_keys",
     "form_keys",
     "keyed_forms",
     "root_key",
     "term_keys",
+    "with_sharing",
 ]
 
 MATCH_SCHEME = "mm-6"
@@ -207,13 +211,16 @@ Entry = tuple[str, str, str, str]
 SharedEntry = tuple[str, str, str, str, int]
 """(iri, ontology hash, form, kind, terms sharing the key as the entry counts them)."""
 
+Match = tuple[int, tuple[str, tuple[SharedEntry, ...]]]
+"""(index of the key's last character in the scanned string, (key, its entries))."""
 
-def _with_sharing(found: tuple[Entry, ...]) -> tuple[SharedEntry, ...]:
+
+def with_sharing(found: tuple[Entry, ...]) -> tuple[SharedEntry, ...]:
     """Each entry with the terms it shares its key with: a term's own form shares it
     with the other terms' own forms only (an elliptic reading never weakens a name),
     an elliptic form with every term the key names.
 
-    >>> _with_sharing((("x:a", "h", "record", "label"),
+    >>> with_sharing((("x:a", "h", "record", "label"),
     ...                ("x:b", "h", "medical record", "elliptic")))
     (('x:a', 'h', 'record', 'label', 1), ('x:b', 'h', 'medical record', 'elliptic', 2))
     """
@@ -359,6 +366,9 @@ def elliptic_keys(keyed: Sequence[KeyedForm]) -> list[KeyedForm]:
 class MentionDictionary:
     """Both automatons over the forms of a set of ontology versions."""
 
+    changes = 0
+    """Replaced versions read over the built automatons (``mention_overlay``): 0 here."""
+
     def __init__(self, folded: ahocorasick.Automaton, exact: ahocorasick.Automaton,
                  forms: int, root: ahocorasick.Automaton | None = None) -> None:
         self._folded = folded
@@ -390,33 +400,44 @@ class MentionDictionary:
         automatons = {"folded": ahocorasick.Automaton(), "exact": ahocorasick.Automaton(),
                       "root": ahocorasick.Automaton()}
         for (which, key), per_key in entries.items():
-            automatons[which].add_word(key, (key, _with_sharing(tuple(per_key.values()))))
+            automatons[which].add_word(key, (key, with_sharing(tuple(per_key.values()))))
         for automaton in automatons.values():
             automaton.make_automaton()
         return cls(automatons["folded"], automatons["exact"], count, automatons["root"])
+
+    def matches(self, which: str, string: str) -> Iterable[Match]:
+        """The keys of automaton ``which`` (folded, exact, root) in ``string`` with their
+        entries: by end, longer keys first at one end (``Automaton.iter``'s order)."""
+        automaton = self._automatons()[which]
+        return automaton.iter(string) if len(automaton) else ()
+
+    def entries_at(self, which: str, key: str) -> tuple[SharedEntry, ...]:
+        """The entries of ``key`` in automaton ``which`` (none: the key is not there)."""
+        found: tuple[str, tuple[SharedEntry, ...]] = self._automatons()[which].get(key, (key, ()))
+        return found[1]
+
+    def _automatons(self) -> dict[str, ahocorasick.Automaton]:
+        return {"folded": self._folded, "exact": self._exact, "root": self._root}
 
     def find(self, text: str) -> list[Mention]:
         """Every mention in ``text``, by start, longer spans first; nested ones flagged."""
         tokens = tokenize(text)
         aliases = abbreviations(tokens)
         found: list[Mention] = []
-        found += self._scan(self._folded, _folded_stream(tokens, aliases), tokens, text,
+        found += self._scan("folded", _folded_stream(tokens, aliases), tokens, text,
                             folded=True)
-        found += self._scan(self._exact, _exact_stream(tokens), tokens, text, folded=False)
+        found += self._scan("exact", _exact_stream(tokens), tokens, text, folded=False)
         stemmed = {(m.iri, m.start, m.end) for m in found}
-        found += [m for m in self._scan(self._root, _root_stream(tokens), tokens, text,
+        found += [m for m in self._scan("root", _root_stream(tokens), tokens, text,
                                         folded=True, derived=True)
                   if (m.iri, m.start, m.end) not in stemmed]
         return _flag_contained(_cohesive(found, tokens))
 
-    @staticmethod
-    def _scan(automaton: ahocorasick.Automaton, stream: Stream, tokens: Sequence[Token],
+    def _scan(self, which: str, stream: Stream, tokens: Sequence[Token],
               text: str, *, folded: bool, derived: bool = False) -> list[Mention]:
-        if len(automaton) == 0:
-            return []
         string, starts, ends = stream
         mentions = []
-        for end_index, (key, entries) in automaton.iter(string):
+        for end_index, (key, entries) in self.matches(which, string):
             first = starts[end_index - len(key) + 1]
             last = ends[end_index]
             after_number = _after_number(tokens, first)

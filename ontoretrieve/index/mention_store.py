@@ -32,7 +32,7 @@ import hashlib
 import json
 import logging
 import pickle
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -44,6 +44,7 @@ from ontoretrieve.index.mention_match import (
     MentionDictionary,
     keyed_forms,
 )
+from ontoretrieve.index.mention_overlay import MAX_CHANGES, ChangedDictionary
 from ontoretrieve.settings.groups import IndexSettings
 
 __all__ = ["MentionStore", "forms_key"]
@@ -172,6 +173,39 @@ class MentionStore:
         except OSError as exc:  # a read-only data dir still answers, it only rebuilds
             self._cannot_keep("the mention dictionary", exc)
         return built
+
+    def changed(self, before: MentionDictionary, hashes: Sequence[str],
+                steps: Sequence[Mapping[str, str]]) -> MentionDictionary | None:
+        """The dictionary ``before`` (over ``hashes``) after ``steps``, each an apply or a
+        rollback: which old version a new one replaced. Made in the time of those
+        versions' forms instead of a build (``mention_overlay``) and kept in memory only;
+        a step that undoes the last change takes back the dictionary from before it.
+        None when a version's forms are gone or ``MAX_CHANGES`` would be passed: build
+        then."""
+        current = set(hashes)
+        dictionary = before
+        for old, new in ((o, n) for step in steps for o, n in sorted(step.items())):
+            if isinstance(dictionary, ChangedDictionary) and (
+                    dictionary.replaced, dictionary.by) == (new, old):
+                dictionary = dictionary.base  # undone: the dictionary before that change
+            else:
+                made = self._replaced(dictionary, old, new, (current - {old}) | {new})
+                if made is None:
+                    return None
+                dictionary = made
+            current = (current - {old}) | {new}
+        return dictionary
+
+    def _replaced(self, before: MentionDictionary, old: str, new: str, hashes: set[str]
+                  ) -> ChangedDictionary | None:
+        if before.changes >= MAX_CHANGES:
+            return None
+        if not all(self._keys_path(h).is_file() or self.current(h) for h in (old, new)):
+            return None  # a version's forms went with it (a sync removes them)
+        old_keyed, new_keyed = self.keyed(old), self.keyed(new)
+        if old_keyed is None or new_keyed is None:
+            return None
+        return ChangedDictionary(before, old, new, sorted(hashes), old_keyed, new_keyed)
 
     def _read(self, content_hash: str) -> dict[str, object] | None:
         try:

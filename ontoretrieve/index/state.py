@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field, ValidationError
 from ontoretrieve.errors import IndexError_
 from ontoretrieve.index.atomic import write_atomic
 
-__all__ = ["IndexState", "IndexedOntology", "ontology_names"]
+__all__ = ["IndexState", "IndexedOntology", "ontology_names", "replacements"]
 
 
 def ontology_names(ontology_iri: str, content_hash: str, sources: Sequence[str]
@@ -113,3 +113,27 @@ class IndexState(BaseModel):
         self.updated_at = datetime.now(UTC)
         write_atomic(path, json.dumps(self.model_dump(mode="json"), indent=1).encode("utf-8"),
                      prefix=".state-")
+
+
+def replacements(before: IndexState, after: IndexState) -> dict[str, str]:
+    """Which version replaced which between two states of one index (old hash -> new
+    hash, paired by ontology IRI): what an apply or a rollback did. Empty when the
+    change is anything else (an ontology added or removed, two versions of one IRI).
+
+    >>> def state(**versions: str) -> IndexState:
+    ...     return IndexState(backend="edge", location="x", dimension=2, fingerprint={},
+    ...         ontologies={h: IndexedOntology(ontology_iri=iri, sources=[], atoms=1)
+    ...                     for h, iri in versions.items()})
+    >>> replacements(state(a1="http://x/a", b1="http://x/b"),
+    ...              state(a2="http://x/a", b1="http://x/b"))
+    {'a1': 'a2'}
+    >>> replacements(state(a1="http://x/a"), state(a1="http://x/a", c1="http://x/c"))
+    {}
+    """
+    gone = {h: before.ontologies[h].ontology_iri
+            for h in before.ontologies.keys() - after.ontologies.keys()}
+    new = {after.ontologies[h].ontology_iri: h
+           for h in after.ontologies.keys() - before.ontologies.keys()}
+    if len(new) != len(gone) or sorted(gone.values()) != sorted(new):
+        return {}
+    return {old: new[iri] for old, iri in gone.items()}

@@ -22,6 +22,7 @@ from ontoretrieve.cli import app
 from ontoretrieve.index.atomize import AtomSource, atomize
 from ontoretrieve.index.build import digest_store, open_query_index
 from ontoretrieve.index.layers import VersionedIndex
+from ontoretrieve.index.mention_overlay import ChangedDictionary
 from ontoretrieve.proposals.runner import ProposalRunner
 from ontoretrieve.rdf import canonical
 from ontoretrieve.rdf.vocab import OWL, RDFS, graph_name, layer_graph_name
@@ -557,3 +558,61 @@ def test_a_file_saved_from_a_layer_keeps_it_where_it_is_stored(
         assert _mini(engine, "default") == new
         assert canonical.graph_hash(_stored(engine, new, "default")) == new
         assert _finds_thermometer(engine, "default")
+
+
+def test_after_an_apply_the_mention_dictionary_reads_the_change_over_the_one_before(
+        tenant_config: Path) -> None:
+    """No dictionary build on the first read after an apply or a rollback, and the mentions
+    and contexts are those of an engine that builds the new set's dictionary afresh."""
+    text = "a thermometer is a sensor"
+
+    def answers(engine: Engine) -> tuple[Any, ...]:
+        retriever = engine._retriever(engine._tenant("alpha"))
+        dictionary = retriever._mention_dictionary()
+        assert dictionary is not None
+        context = engine.retrieve(text, tenant="alpha", mode=Mode.VECTOR)
+        return dictionary, dictionary.find(text), context.serialize("turtle"), context.terms
+
+    with Engine.open(load_settings(tenant_config)) as engine:
+        engine.retrieve("a sensor", tenant="alpha", mode=Mode.VECTOR)  # the dictionary loads
+        engine.apply(_proposal(_mini(engine)), tenant="alpha")
+        changed, *after_apply = answers(engine)
+        assert isinstance(changed, ChangedDictionary) and changed.changes == 1
+        assert any(m.iri == f"{MINI}#Thermometer" for m in after_apply[0])
+        with Engine.open(load_settings(tenant_config)) as fresh:  # builds the set's dictionary
+            built, *expected = answers(fresh)
+            assert not isinstance(built, ChangedDictionary)
+            assert after_apply == expected
+        engine.rollback(MINI, tenant="alpha")
+        back, *after_rollback = answers(engine)
+        assert back is changed.base  # the inverse change: the dictionary before the apply
+        assert not any(m.iri == f"{MINI}#Thermometer" for m in after_rollback[0])
+    with Engine.open(load_settings(tenant_config)) as fresh:
+        _, *expected = answers(fresh)
+        assert after_rollback == expected
+
+
+def test_changes_with_no_read_between_are_read_together_over_the_last_dictionary(
+        tenant_config: Path) -> None:
+    """Two rollbacks in a row, no read between: the second state's dictionary is still
+    made from the last one in memory (both steps taken in turn), not built."""
+    text = "a thermometer or a hygrometer is a sensor"
+    hygrometer = THERMOMETER.replace("Thermometer", "Hygrometer").replace(
+        '"thermometer"', '"hygrometer"')
+    with Engine.open(load_settings(tenant_config)) as engine:
+        engine.apply(_proposal(_mini(engine)), tenant="alpha")
+        engine.apply(_proposal(_mini(engine), add=hygrometer), tenant="alpha")
+        after = engine._retriever(engine._tenant("alpha"))._mention_dictionary()
+        assert isinstance(after, ChangedDictionary)
+        assert {"Thermometer", "Hygrometer"} <= {m.iri.rsplit("#", 1)[-1]
+                                                 for m in after.find(text)}
+        engine.rollback(MINI, tenant="alpha")
+        engine.rollback(MINI, tenant="alpha")
+        back = engine._retriever(engine._tenant("alpha"))._mention_dictionary()
+        # Each rollback undoes one change: the dictionary from before both applies.
+        assert isinstance(after.base, ChangedDictionary) and back is after.base.base
+        assert not any("meter" in m.iri for m in back.find(text))
+    with Engine.open(load_settings(tenant_config)) as fresh:
+        built = fresh._retriever(fresh._tenant("alpha"))._mention_dictionary()
+        assert built is not None and not isinstance(built, ChangedDictionary)
+        assert back.find(text) == built.find(text)
