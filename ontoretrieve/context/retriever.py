@@ -224,9 +224,11 @@ class Retriever:
         """Loaded once per index, whichever variant asks first."""
         if not self._dictionary:
             store = mention_store(self.settings, self.tenant)
-            changed = store.changed(*self._replacing) if self._replacing else None
-            self._replacing = None
+            replacing = self._replacing
+            changed = store.changed(*replacing) if replacing else None
             self._dictionary.append(changed or store.dictionary(sorted(self.state.ontologies)))
+            # Only now: a reader arriving meanwhile makes the same change, not a build.
+            self._replacing = None
         return self._dictionary[0]
 
     def retrieve(self, text: str, mode: Mode = Mode.AUTO,
