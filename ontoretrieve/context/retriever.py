@@ -150,6 +150,7 @@ class Retriever:
         other.reader = self.reader.renewed()
         if set(state.ontologies) == set(self.state.ontologies):
             other._dictionary = self._dictionary
+            other._replacing = self._replacing  # a change not read yet stays to be read
         else:
             other._replacing = self._replacing_after(state)
         return other

@@ -408,16 +408,17 @@ class MentionDictionary:
     def matches(self, which: str, string: str) -> Iterable[Match]:
         """The keys of automaton ``which`` (folded, exact, root) in ``string`` with their
         entries: by end, longer keys first at one end (``Automaton.iter``'s order)."""
-        automaton = self._automatons()[which]
+        automaton = self._automaton(which)
         return automaton.iter(string) if len(automaton) else ()
 
     def entries_at(self, which: str, key: str) -> tuple[SharedEntry, ...]:
         """The entries of ``key`` in automaton ``which`` (none: the key is not there)."""
-        found: tuple[str, tuple[SharedEntry, ...]] = self._automatons()[which].get(key, (key, ()))
+        found: tuple[str, tuple[SharedEntry, ...]] = self._automaton(which).get(key, (key, ()))
         return found[1]
 
-    def _automatons(self) -> dict[str, ahocorasick.Automaton]:
-        return {"folded": self._folded, "exact": self._exact, "root": self._root}
+    def _automaton(self, which: str) -> ahocorasick.Automaton:
+        automaton: ahocorasick.Automaton = getattr(self, f"_{which}")  # _folded, _exact, _root
+        return automaton
 
     def find(self, text: str) -> list[Mention]:
         """Every mention in ``text``, by start, longer spans first; nested ones flagged."""

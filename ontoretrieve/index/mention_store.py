@@ -185,15 +185,15 @@ class MentionStore:
         current = set(hashes)
         dictionary = before
         for old, new in ((o, n) for step in steps for o, n in sorted(step.items())):
+            current = (current - {old}) | {new}
             if isinstance(dictionary, ChangedDictionary) and (
                     dictionary.replaced, dictionary.by) == (new, old):
                 dictionary = dictionary.base  # undone: the dictionary before that change
-            else:
-                made = self._replaced(dictionary, old, new, (current - {old}) | {new})
-                if made is None:
-                    return None
-                dictionary = made
-            current = (current - {old}) | {new}
+                continue
+            made = self._replaced(dictionary, old, new, current)
+            if made is None:
+                return None
+            dictionary = made
         return dictionary
 
     def _replaced(self, before: MentionDictionary, old: str, new: str, hashes: set[str]

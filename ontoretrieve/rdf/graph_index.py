@@ -166,7 +166,12 @@ class GraphIndex:
         self._in: dict[Node, list[tuple[Node, ox.NamedNode]]] = {}
         self.headers: set[Node] = set()
         self._ordered: list[Statement] | None = None
-        self._forget_lookups()
+        # Canonical lookups, filled on demand: an index outlives many retrievals, which
+        # ask for the same hub terms unit after unit.
+        self._canonical_out: dict[Node, list[tuple[ox.NamedNode, Term]]] = {}
+        self._canonical_in: dict[Node, list[tuple[Node, ox.NamedNode]]] = {}
+        self._shapes: dict[ox.BlankNode, str] = {}
+        self._keys: dict[ox.BlankNode, str] = {}
         for t in triples:
             s, p, o = t.subject, t.predicate, t.object
             if not isinstance(s, ox.NamedNode | ox.BlankNode):
@@ -210,14 +215,6 @@ class GraphIndex:
             if p == RDF_TYPE_NODE and o == OWL_ONTOLOGY_NODE:
                 derived.headers.add(s)
         return derived
-
-    def _forget_lookups(self) -> None:
-        """Empty the memos of canonical lookups (filled on demand: an index outlives
-        many retrievals, which ask for the same hub terms unit after unit)."""
-        self._canonical_out: dict[Node, list[tuple[ox.NamedNode, Term]]] = {}
-        self._canonical_in: dict[Node, list[tuple[Node, ox.NamedNode]]] = {}
-        self._shapes: dict[ox.BlankNode, str] = {}
-        self._keys: dict[ox.BlankNode, str] = {}
 
     def _drop(self, s: Node, p: ox.NamedNode, o: Term) -> None:
         """Remove one statement from the lookups, copying the lists it touches."""
@@ -439,9 +436,13 @@ def _sorted_in(pairs: Iterable[tuple[Node, ox.NamedNode]], shape: Shape
     return sorted(dict.fromkeys(pairs), key=lambda e: (e[1].value, term_order(e[0], shape)))
 
 
+def _said(pairs: Iterable[tuple[ox.NamedNode, Term]]) -> list[str]:
+    """A blank node's pairs as sorted lines, a blank object written ``_``."""
+    return sorted(f"{p.value} {'_' if isinstance(o, ox.BlankNode) else o}" for p, o in pairs)
+
+
 def _blank_key(pairs: Iterable[tuple[ox.NamedNode, Term]]) -> str:
-    return "_:" + " ".join(sorted(f"{p.value} {'_' if isinstance(o, ox.BlankNode) else o}"
-                                  for p, o in pairs))
+    return "_:" + " ".join(_said(pairs))
 
 
 def blank_shape(pairs: Iterable[tuple[ox.NamedNode, Term]]) -> str:
@@ -452,8 +453,7 @@ def blank_shape(pairs: Iterable[tuple[ox.NamedNode, Term]]) -> str:
     ...              (RDF_TYPE_NODE, ox.NamedNode("http://x/R"))]).split(" ")[-1]
     '_'
     """
-    return "\n".join(sorted(f"{p.value} {'_' if isinstance(o, ox.BlankNode) else o}"
-                            for p, o in pairs))
+    return "\n".join(_said(pairs))
 
 
 def reference_targets(graph: WorkingGraph, iris: Iterable[str]) -> set[str]:
