@@ -42,7 +42,8 @@ _views = itertools.count()
 
 
 def open_view(shard: Path, key: str, dimension: int, distance: str, write_lock: Path,
-              wait_seconds: float | None = None) -> EdgeIndex:
+              wait_seconds: float | None = None, search_threads: int | None = None
+              ) -> EdgeIndex:
     """A read-only ``EdgeIndex`` over the replica of ``shard`` as of ``key``.
 
     Raises ``VectorIndexError`` when a sync holds the shard for longer than
@@ -57,7 +58,7 @@ def open_view(shard: Path, key: str, dimension: int, distance: str, write_lock: 
     _mirror(replica / "segments", view / "segments")
     shutil.copy2(replica / "edge_config.json", view / "edge_config.json")
     try:
-        return EdgeIndex(view, dimension, distance,
+        return EdgeIndex(view, dimension, distance, search_threads=search_threads,
                          on_close=lambda: shutil.rmtree(view, ignore_errors=True))
     except BaseException:
         shutil.rmtree(view, ignore_errors=True)

@@ -44,6 +44,7 @@ class EdgeIndex:
     """``VectorIndex`` over one Qdrant Edge shard."""
 
     def __init__(self, path: Path, dimension: int, distance: str = "Cosine", *,
+                 search_threads: int | None = None,
                  on_close: Callable[[], None] | None = None) -> None:
         self.path = path
         self._on_close = on_close
@@ -53,10 +54,12 @@ class EdgeIndex:
             if (path / "edge_config.json").exists() or _has_segments(path):
                 # Loading with the expected config makes Edge check the vector
                 # sizes, distance and sparse modifier against the stored shard.
-                self._shard = qe.EdgeShard.load(str(path), self._config(dimension, distance))
+                self._shard = qe.EdgeShard.load(
+                    str(path), self._config(dimension, distance, search_threads))
             else:
                 path.mkdir(parents=True, exist_ok=True)
-                self._shard = qe.EdgeShard.create(str(path), self._config(dimension, distance))
+                self._shard = qe.EdgeShard.create(
+                    str(path), self._config(dimension, distance, search_threads))
                 for field in KEYWORD_FIELDS:
                     self._shard.update(qe.UpdateOperation.create_field_index(
                         field, qe.PayloadSchemaType.Keyword))
@@ -73,7 +76,8 @@ class EdgeIndex:
         return f"qdrant-edge:{self.path}"
 
     @staticmethod
-    def _config(dimension: int, distance: str) -> qe.EdgeConfig:
+    def _config(dimension: int, distance: str, search_threads: int | None = None
+                ) -> qe.EdgeConfig:
         dense = qe.EdgeVectorParams(size=dimension, distance=_DISTANCES[distance])
         return qe.EdgeConfig(
             vectors={Lane.CORE.value: dense, Lane.NEIGHBORHOOD.value: dense},
@@ -85,6 +89,10 @@ class EdgeIndex:
             # the peak of a 100k-atom index (benchmarks/RESULTS.md).
             optimizers=qe.EdgeOptimizersConfig(default_segment_number=_SEGMENTS,
                                                max_segment_size=_SEGMENT_KB),
+            # Edge keeps the last value it was given in the shard's config and takes it
+            # when given None: 0 ("Edge's own choice, by cores") is said explicitly so a
+            # worker's share never outlives the worker.
+            max_search_threads=search_threads or 0,
         )
 
     def upsert(self, points: Sequence[IndexPoint]) -> None:

@@ -4,7 +4,9 @@ One engine uses a little more than one core on a corpus: the encoder spreads ove
 the cores, the rest of a retrieval (lane fusion, seed rules, the subgraph, the
 token budget) is Python on one. Worker processes, each a reader of the data
 directory (``Engine.open(access="read")``) with its share of the cores for the
-encoder (``embed.threads``), keep every core busy. A chunk's rows are made in
+encoder (``embed.threads``) and the vector search (``vector_index.search_threads``:
+Edge's own choice is a pool of several threads per process, which two workers
+on two cores only make contend), keep every core busy. A chunk's rows are made in
 the worker exactly as ``annotate_file`` makes them in one process, and come back
 in input order, so the output file is the same line for line; the vectors do not
 depend on the encoder's threads (checked by the tests and the benchmark).
@@ -43,20 +45,23 @@ _started: Any = None
 
 
 def worker_settings(settings: Settings, workers: int, cores: int | None = None) -> Settings:
-    """The settings of one of ``workers`` workers: the encoder's threads split among them
-    (unless ``embed.threads`` is set), the rest unchanged.
+    """The settings of one of ``workers`` workers: the encoder's and the vector search's
+    threads split among them (each unless set: ``embed.threads``,
+    ``vector_index.search_threads``), the rest unchanged.
 
     >>> from ontoretrieve.settings import load_settings
-    >>> worker_settings(load_settings(), 2, cores=8).embed.threads
-    4
+    >>> split = worker_settings(load_settings(), 2, cores=8)
+    >>> split.embed.threads, split.vector_index.search_threads
+    (4, 4)
     >>> worker_settings(load_settings(), 3, cores=2).embed.threads
     1
     """
-    if settings.embed.threads is not None:
-        return settings
     share = max(1, (cores or os.cpu_count() or 1) // workers)
+    embed, vector = settings.embed, settings.vector_index
     return settings.model_copy(update={
-        "embed": settings.embed.model_copy(update={"threads": share})})
+        "embed": embed.model_copy(update={"threads": embed.threads or share}),
+        "vector_index": vector.model_copy(update={
+            "search_threads": vector.search_threads or share})})
 
 
 class WorkerPool:

@@ -98,7 +98,8 @@ def _open_index(settings: Settings, tenant: str) -> Callable[[str, int], VectorI
 
             return QdrantClientIndex(config.url, location, dimension, config.distance,
                                      config.api_key, path=tenant_dir(settings, tenant) / "qdrant")
-        return EdgeIndex(tenant_dir(settings, tenant) / location, dimension, config.distance)
+        return EdgeIndex(tenant_dir(settings, tenant) / location, dimension, config.distance,
+                         search_threads=config.search_threads)
 
     return open_index
 
@@ -203,7 +204,8 @@ def open_query_index(settings: Settings, tenant: str = DEFAULT_TENANT, *,
         index: VectorIndex = open_view(folder / state.location,
                                        replica_key(folder / "state.json"), state.dimension,
                                        settings.vector_index.distance,
-                                       folder / INDEX_WRITE_LOCK, wait_seconds)
+                                       folder / INDEX_WRITE_LOCK, wait_seconds,
+                                       settings.vector_index.search_threads)
     else:
         if not location_intact(settings, tenant, state.location):
             raise IndexError_(_damaged(settings, tenant, state.location, "its folder is gone"))

@@ -240,6 +240,10 @@ class VectorIndexSettings(_Group):
     for qdrant-client's local mode."""
     api_key: str | None = None
     distance: str = ref("QDRANT_DISTANCE", "Cosine", pattern="^(Cosine|Dot|Euclid)$")
+    search_threads: int | None = Field(None, ge=1, le=1024)
+    """Threads Qdrant Edge searches a shard's segments with; unset: Edge's own choice
+    (by cores). Hits do not depend on it. ``annotate --workers N`` gives each worker
+    its share of the cores."""
 
 
 class TriggerSettings(_Group):

@@ -317,6 +317,46 @@ def test_a_build_optimizes_in_parts(tmp_path: Path, catalog_dir: Path,
         index.close()
 
 
+def test_search_threads_change_no_hit_and_do_not_outlive_their_open(
+        tmp_path: Path, catalog_dir: Path, real_embedder: FastEmbedder,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """annotate's workers search with a share of the cores (vector_index.search_threads):
+    their hits must be those of Edge's own pool, and the share (which Edge writes into
+    the shard's config) must not stay for the next open that sets none."""
+    import json
+
+    import ontoretrieve.index.sync as sync_module
+
+    shutil.copy(FIXTURES / "qudt-units-subset.ttl", catalog_dir / "units.ttl")
+    monkeypatch.setattr(sync_module, "OPTIMIZE_EVERY", 5)  # several segments to search
+    settings = settings_for(tmp_path)
+    sync_index(settings, OxigraphStore.in_memory(), catalog_path=catalog_dir,
+               embedder=real_embedder)
+    texts = ["millivolt", "a cat in a cage", "degree Celsius per day", "mouse"]
+    dense = list(real_embedder.embed_queries(texts))
+    sparse = list(real_embedder.sparse_queries(texts))
+
+    def hits_and_threads(threads: int | None) -> tuple[list[Any], int]:
+        opened = settings.model_copy(update={"vector_index": settings.vector_index.model_copy(
+            update={"search_threads": threads})})
+        index, state = open_query_index(opened)
+        try:
+            found = [[(h.payload["iri"], h.score) for h in hits]
+                     for lane, queries in ((Lane.CORE, dense), (Lane.NEIGHBORHOOD, dense),
+                                           (Lane.BM25, sparse))
+                     for hits in index.search(lane, queries, 10)]  # type: ignore[arg-type]
+        finally:
+            index.close()
+        config = settings.data_dir / "index" / "default" / state.location / "edge_config.json"
+        return found, json.loads(config.read_text())["max_search_threads"]
+
+    one, kept = hits_and_threads(1)
+    assert kept == 1 and any(one)
+    default, kept = hits_and_threads(None)
+    assert kept == 0  # Edge's own choice again, not the share given before
+    assert default == one
+
+
 def test_a_big_build_gives_the_encoder_memory_back_and_vectors_stay(
         tmp_path: Path, catalog_dir: Path, real_embedder: FastEmbedder,
         monkeypatch: pytest.MonkeyPatch) -> None:
