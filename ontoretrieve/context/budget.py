@@ -122,7 +122,7 @@ def pack(statements: Sequence[Statement], seeds: Sequence[tuple[str, int]], budg
     terms = {s: split_term(s, own[s], blanks, roles, settings, linkable, cut)
              for s in subjects}
     requests = _requests(terms, subjects, tiers)
-    prefixes = used_prefixes([ox.Triple(*t) for t in unique])
+    prefixes = used_prefixes(unique)
     kept, tokens = _grant_and_fit(terms, requests, budget, count_tokens, prefixes)
     seed_nodes = [ox.NamedNode(iri) for iri in tiers]
     if not kept:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from typing import TYPE_CHECKING, Literal
 
@@ -31,6 +31,8 @@ from ontoretrieve.records import CatalogAccessMode, SeedEvidence, SeedFunnel, Te
 
 if TYPE_CHECKING:
     import rdflib
+
+    from ontoretrieve.rdf.graph_index import Statement
 
 __all__ = [
     "Context",
@@ -193,10 +195,12 @@ class Context(BaseModel):
         return graph
 
 
-def used_prefixes(triples: Sequence[ox.Triple]) -> dict[str, str]:
+def used_prefixes(triples: Iterable[ox.Triple | Statement]) -> dict[str, str]:
     """The prefixes the triples' IRIs use: the well-known ones, and one made up for every
     other namespace that two IRIs or more share (a prompt then reads ``relations:x``, not
-    the namespace again and again).
+    the namespace again and again). ``triples``: pyoxigraph triples or (s, p, o) tuples
+    (both iterate over their three terms; the budget passes its statements as they are,
+    making a ``Triple`` of each cost more than the rest of this function).
 
     >>> p = ox.NamedNode("http://x.org/voc/ont_7/relations#p")
     >>> t = ox.Triple(ox.NamedNode("http://x.org/voc/ont_7/relations#a"), p, ox.Literal("v"))
@@ -204,8 +208,7 @@ def used_prefixes(triples: Sequence[ox.Triple]) -> dict[str, str]:
     {'ont_7': 'http://x.org/voc/ont_7/relations#'}
     """
     shared = Counter(_namespace(term.value) for term in {
-        term for t in triples for term in (t.subject, t.predicate, t.object)
-        if isinstance(term, ox.NamedNode)})
+        term for t in triples for term in t if isinstance(term, ox.NamedNode)})
     known = {prefix: ns for prefix, ns in sorted(WELL_KNOWN_PREFIXES.items()) if ns in shared}
     taken = set(WELL_KNOWN_PREFIXES)
     made = {}

@@ -60,10 +60,18 @@ class FusedHit:
     evidence: tuple[LaneEvidence, ...] = field(default=())
 
     def tie_break(self) -> tuple[float, ...]:
-        """Raw lane scores, core first: used only between equal fused scores."""
-        raw = {e.lane: e.raw_score for e in self.evidence}
-        return tuple(raw.get(lane, float("-inf")) for lane in (Lane.CORE, Lane.BM25,
-                                                                 Lane.NEIGHBORHOOD, Lane.MENTION))
+        """Raw lane scores, core first: used only between equal fused scores (a lane
+        twice in the evidence counts its last; computed for every fused hit of every
+        window, hence a list by position rather than a dict by lane)."""
+        raw = [_NO_SCORE] * len(_TIE_ORDER)
+        for e in self.evidence:
+            raw[_TIE_ORDER[e.lane]] = e.raw_score
+        return tuple(raw)
+
+
+_TIE_ORDER = {Lane.CORE: 0, Lane.BM25: 1, Lane.NEIGHBORHOOD: 2, Lane.MENTION: 3}
+"""Where each lane's raw score sits in a tie break."""
+_NO_SCORE = float("-inf")
 
 
 def lane_weights(settings: FusionSettings) -> dict[Lane, float]:
