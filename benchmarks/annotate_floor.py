@@ -32,6 +32,7 @@ import random
 import statistics
 import subprocess
 import sys
+import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -108,17 +109,15 @@ def main() -> None:
     args = parser.parse_args()
     lines = [line for line in args.units.read_text(encoding="utf-8").splitlines() if line]
     picked = random.Random(args.seed).sample(lines, min(len(lines), args.sample + 40))
-    texts = args.data_dir.parent / f".annotate_floor_{os.getpid()}.json"
-    texts.write_text(json.dumps([json.loads(x)["text"] for x in picked]), encoding="utf-8")
     cores = os.cpu_count() or 1
     loops: list[dict[str, Any]] = []
     batches: list[dict[str, Any]] = []
-    try:
+    with tempfile.TemporaryDirectory() as folder:
+        texts = Path(folder) / "texts.json"
+        texts.write_text(json.dumps([json.loads(x)["text"] for x in picked]), encoding="utf-8")
         for _ in range(args.repeat):
             loops.append(_run("loop", texts, args.data_dir, args.batch, cores))
             batches.append(_run("batch", texts, args.data_dir, args.batch, cores))
-    finally:
-        texts.unlink(missing_ok=True)
     loop, batch = _median(loops), _median(batches)
     loop_floor = loop["encoder"]["wall_ms"] + loop["search"]["wall_ms"]
     batch_floor = batch["encoder"]["cpu_ms"] + batch["search"]["cpu_ms"]

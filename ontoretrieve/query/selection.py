@@ -108,8 +108,7 @@ def merge_windows(fused: Sequence[Sequence[FusedHit]], mode: MergeMode) -> list[
             by_iri.setdefault(hit.iri, []).append(hit)
     merged = []
     for iri, hits in by_iri.items():
-        # Most terms come from one window: no key to compute then.
-        best = hits[0] if len(hits) == 1 else max(hits, key=lambda h: (h.score, h.tie_break()))
+        best = max(hits, key=lambda h: (h.score, h.tie_break()))
         score = best.score if mode is MergeMode.MAX_SCORE else sum(h.score for h in hits)
         merged.append(MergedTerm(
             iri=iri, score=score, best_fused=best.score, payload=best.payload,
