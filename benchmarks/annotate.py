@@ -7,9 +7,14 @@ Each times its own loop (the model and the index open before the clock
 starts). Then the rows of a fixed-seed sample are compared: context JSON
 (timings and catalog-cache counters left out) and Turtle must be equal.
 
+``--rounds 2`` runs loop, annotate, annotate, loop: this VM's speed drifts by
+up to 20 % over minutes, and the mirrored order gives both the same share of
+any steady drift. The speedup is then the ratio of the two sides' rates over
+all their runs (units over seconds, summed).
+
     python benchmarks/annotate.py ../shared/bench/units/craft.jsonl \\
         --data-dir /work/data/bench --out /work/data/annotate [--sample N] [--seed 1] \\
-        [--batch 64] [--workers 2]
+        [--batch 64] [--workers 2] [--rounds 2]
 """
 
 from __future__ import annotations
@@ -52,6 +57,30 @@ def _result(row: dict[str, Any]) -> tuple[Any, ...]:
     return json.dumps(context, sort_keys=True), row.get("turtle")
 
 
+def _run_loop(units: Path, out: Path, data_dir: Path) -> dict[str, Any]:
+    """The one-by-one loop in a child process: its own timing and the process's wall."""
+    begun = time.perf_counter()
+    loop = json.loads(subprocess.run(
+        [sys.executable, "-c", _LOOP, str(units), str(out), str(data_dir)],
+        check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1])
+    return {**loop, "process_wall": round(time.perf_counter() - begun, 1)}
+
+
+def _run_annotate(units: Path, out: Path, args: argparse.Namespace) -> dict[str, Any]:
+    """``ontoretrieve annotate`` afresh (no earlier output to resume from)."""
+    out.unlink(missing_ok=True)
+    begun = time.perf_counter()
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "ontoretrieve"), "annotate", str(units), "--out",
+         str(out), "--data-dir", str(args.data_dir), "--batch", str(args.batch),
+         "--workers", str(args.workers), "--json"], capture_output=True, text=True)
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"annotate failed ({done.returncode}): {done.stderr[-2000:]}")
+    batch = json.loads(done.stdout)
+    return {"units_per_second": batch["units_per_second"], "seconds": batch["seconds"],
+            "failed": batch["failed"], "process_wall": round(time.perf_counter() - begun, 1)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("units", type=Path)
@@ -62,7 +91,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--batch", type=int, default=64)
     parser.add_argument("--workers", type=int, default=1, help="annotate --workers")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="2: loop, annotate, annotate, loop (against drift)")
     args = parser.parse_args()
+    if args.rounds < 1:
+        parser.error(f"--rounds must be at least 1, not {args.rounds}")
     args.out.mkdir(parents=True, exist_ok=True)
     lines = [line for line in args.units.read_text(encoding="utf-8").splitlines() if line]
     if args.sample:
@@ -72,35 +105,33 @@ def main() -> None:
         json.dumps({"id": json.loads(x).get("unit_id") or json.loads(x).get("id"),
                     "text": json.loads(x)["text"]}) + "\n" for x in lines), encoding="utf-8")
     loop_out, batch_out = args.out / "loop.jsonl", args.out / "batch.jsonl"
-    batch_out.unlink(missing_ok=True)
-    begun = time.perf_counter()
-    loop = json.loads(subprocess.run(
-        [sys.executable, "-c", _LOOP, str(units), str(loop_out), str(args.data_dir)],
-        check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1])
-    loop_wall = time.perf_counter() - begun
-    begun = time.perf_counter()
-    done = subprocess.run(
-        [str(Path(sys.executable).parent / "ontoretrieve"), "annotate", str(units), "--out",
-         str(batch_out), "--data-dir", str(args.data_dir), "--batch", str(args.batch),
-         "--workers", str(args.workers), "--json"], capture_output=True, text=True)
-    batch_wall = time.perf_counter() - begun
-    if done.returncode not in (0, 1):
-        raise SystemExit(f"annotate failed ({done.returncode}): {done.stderr[-2000:]}")
-    batch = json.loads(done.stdout)
+    loops: list[dict[str, Any]] = []
+    batches: list[dict[str, Any]] = []
+    for turn in range(args.rounds):
+        for side in (("loop", "batch") if turn % 2 == 0 else ("batch", "loop")):
+            if side == "loop":
+                loops.append(_run_loop(units, loop_out, args.data_dir))
+            else:
+                batches.append(_run_annotate(units, batch_out, args))
+            print(f"{side}: {(loops if side == 'loop' else batches)[-1]}", file=sys.stderr)
     loop_rows = {r["id"]: r for r in map(json.loads, loop_out.read_text().splitlines())}
     batch_rows = {r["id"]: r for r in map(json.loads, batch_out.read_text().splitlines())}
     checked = random.Random(args.seed).sample(sorted(loop_rows), min(args.check, len(loop_rows)))
     differing = [i for i in checked if not batch_rows.get(i, {}).get("ok")
                  or _result(loop_rows[i]) != _result(batch_rows[i])]
+    loop_rate = sum(r["units"] for r in loops) / sum(r["seconds"] for r in loops)
+    batch_rate = len(lines) * len(batches) / sum(r["seconds"] for r in batches)
     report = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": f"{platform.machine()}, {platform.python_version()}",
         "units": len(lines), "batch_size": args.batch, "workers": args.workers,
-        "loop": {**loop, "process_wall": round(loop_wall, 1)},
-        "annotate": {"units_per_second": batch["units_per_second"],
-                     "seconds": batch["seconds"], "failed": batch["failed"],
-                     "process_wall": round(batch_wall, 1)},
-        "speedup": round(batch["units_per_second"] / loop["units_per_second"], 3),
+        "rounds": args.rounds,
+        "loop": {"units_per_second": round(loop_rate, 3),
+                 "seconds": round(sum(r["seconds"] for r in loops), 3), "runs": loops},
+        "annotate": {"units_per_second": round(batch_rate, 3),
+                     "seconds": round(sum(r["seconds"] for r in batches), 3),
+                     "failed": max(r["failed"] for r in batches), "runs": batches},
+        "speedup": round(batch_rate / loop_rate, 3),
         "checked": len(checked), "differing": differing,
     }
     (args.out / "report.json").write_text(json.dumps(report, indent=2) + "\n")
