@@ -313,6 +313,9 @@ def annotate_command(
         raise typer.Exit(1)
 
 
+_WARMING_UP = "first batch: loading the model, index and catalog graphs"
+
+
 def _annotate(engine: Engine, units: Path, out_path: Path, *, show: bool,
               **options: Any) -> AnnotateReport:
     if not show:
@@ -328,6 +331,9 @@ def _annotate(engine: Engine, units: Path, out_path: Path, *, show: bool,
             if not first:  # units kept from an earlier run do not count for the rate
                 first.append(done)
             rate = (done - first[0]) / max(time.perf_counter() - started, 1e-6)
-            bar.update(task, completed=done, total=total, rate=f"{rate:.1f} units/s")
+            # The first batch also loads what every later one reuses (the model, the
+            # index, the catalog's graphs): on a large catalog, tens of seconds at 0.
+            shown = f"{rate:.1f} units/s" if done > first[0] else _WARMING_UP
+            bar.update(task, completed=done, total=total, rate=shown)
 
         return annotate_file(engine, units, out_path, progress=on_units, **options)
