@@ -37,9 +37,8 @@ from typing import Any
 
 import numpy as np
 
-from ontoretrieve.catalog.files import parse_file
+from ontoretrieve.bench.perf import dense_texts, file_atoms
 from ontoretrieve.engine.annotate_workers import worker_settings
-from ontoretrieve.index.atomize import AtomSource, atomize
 from ontoretrieve.index.build import make_embedder
 from ontoretrieve.index.embed import Embedder
 from ontoretrieve.query.windows import make_windows_with_metrics
@@ -49,12 +48,7 @@ from ontoretrieve.settings import Settings, load_settings
 def document_texts(paths: Sequence[Path], settings: Settings, count: int,
                    seed: int) -> list[str]:
     """A sample of the dense texts an index build embeds for ``paths``."""
-    pool: list[str] = []
-    for path in paths:
-        parsed = parse_file(path)
-        atoms = atomize(parsed.triples, AtomSource(str(path), None, parsed.content_hash),
-                        settings.index, settings.triggers)
-        pool += [t for a in atoms for t in (a.core_text, a.neighborhood_text) if t]
+    pool = [t for path in paths for t in dense_texts(file_atoms(path, settings))]
     return random.Random(seed).sample(pool, min(count, len(pool)))
 
 

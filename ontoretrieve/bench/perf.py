@@ -40,13 +40,32 @@ import pyoxigraph as ox
 
 from ontoretrieve.catalog.files import discover_files, parse_file
 from ontoretrieve.errors import OntoRetrieveError
-from ontoretrieve.index.atomize import AtomSource, atomize
+from ontoretrieve.index.atomize import Atom, AtomSource, atomize
 from ontoretrieve.index.build import make_embedder
 from ontoretrieve.settings import Settings
 
-__all__ = ["perf_markdown", "pick_files", "replicate", "run_cli_json", "run_perf"]
+__all__ = ["dense_texts", "file_atoms", "perf_markdown", "pick_files", "replicate",
+           "run_cli_json", "run_perf"]
 
 Progress = Callable[[str], None]
+
+
+def file_atoms(path: Path, settings: Settings) -> list[Atom]:
+    """The atoms an index build makes of one ontology file."""
+    parsed = parse_file(path)
+    return atomize(parsed.triples, AtomSource(str(path), None, parsed.content_hash),
+                   settings.index, settings.triggers)
+
+
+def dense_texts(atoms: Sequence[Atom]) -> list[str]:
+    """The texts the dense encoder embeds for ``atoms`` (core, then neighbourhood, each).
+
+    >>> from types import SimpleNamespace as A
+    >>> dense_texts([A(core_text="c", neighborhood_text=None),
+    ...              A(core_text="d", neighborhood_text="n")])
+    ['c', 'd', 'n']
+    """
+    return [t for a in atoms for t in (a.core_text, a.neighborhood_text) if t]
 
 
 def pick_files(sizes: Sequence[tuple[str, int]], target: int) -> list[tuple[str, int]]:
@@ -115,12 +134,10 @@ def run_perf(settings: Settings, catalog: Path, units: Sequence[Path], out_dir: 
     texts: dict[str, list[str]] = {}
     atoms_per_file: dict[str, int] = {}
     for path in discover_files(catalog)[0]:
-        parsed = parse_file(path)
-        atoms = atomize(parsed.triples, AtomSource(str(path), None, parsed.content_hash),
-                        settings.index, settings.triggers)
+        atoms = file_atoms(path, settings)
         paths[str(path)] = path
         atoms_per_file[str(path)] = len(atoms)
-        texts[str(path)] = [t for a in atoms for t in (a.core_text, a.neighborhood_text) if t]
+        texts[str(path)] = dense_texts(atoms)
     results = []
     embedder = make_embedder(settings)
     for size in sizes:
