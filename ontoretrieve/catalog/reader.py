@@ -23,6 +23,7 @@ import pyoxigraph as ox
 
 from ontoretrieve.backends import TripleStore
 from ontoretrieve.catalog.store import Catalog
+from ontoretrieve.collector import collector_paused
 from ontoretrieve.errors import StoreQueryError, StoreUnavailableError
 from ontoretrieve.rdf import sparql
 from ontoretrieve.rdf.graph_index import (
@@ -184,8 +185,9 @@ class CatalogReader:
             return cached
         access.graph_cache_misses += 1
         held = self._pending.pop(content_hash, None)
-        index = GraphIndex(content_hash, held if held is not None
-                           else self._version_triples(content_hash))
+        with collector_paused():  # a burst of acyclic tuples: see ontoretrieve.collector
+            index = GraphIndex(content_hash, held if held is not None
+                               else self._version_triples(content_hash))
         self._graphs[content_hash] = index
         while sum(len(g) for g in self._graphs.values()) > self.cache_triples \
                 and len(self._graphs) > 1:
@@ -237,7 +239,8 @@ class CatalogReader:
             if triples:
                 self._pending[content_hash] = triples
             return False
-        self._graphs[content_hash] = base.changed(content_hash, added, removed)
+        with collector_paused():
+            self._graphs[content_hash] = base.changed(content_hash, added, removed)
         return True
 
     def merged(self, hashes: Iterable[str], access: CatalogAccess) -> WorkingGraph:

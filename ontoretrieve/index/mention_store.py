@@ -36,6 +36,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
+from ontoretrieve.collector import collector_paused
 from ontoretrieve.index.atomic import write_atomic
 from ontoretrieve.index.mention_forms import FORM_SCHEME, TermForms
 from ontoretrieve.index.mention_match import (
@@ -161,8 +162,10 @@ class MentionStore:
         loaded = _cached(path, MentionDictionary, "mention dictionary")
         if loaded is not None:
             return loaded
-        forms = {h: self.keyed(h) for h in wanted}
-        built = MentionDictionary.build_keyed((h, keyed or []) for h, keyed in forms.items())
+        with collector_paused():  # a burst of acyclic data: see ontoretrieve.collector
+            forms = {h: self.keyed(h) for h in wanted}
+            built = MentionDictionary.build_keyed((h, keyed or [])
+                                                  for h, keyed in forms.items())
         if any(keyed is None for keyed in forms.values()):
             return built  # missing forms: never cache a dictionary the next sync completes
         try:
@@ -223,7 +226,7 @@ def _cached(path: Path, kind: type[_T], what: str) -> _T | None:
     """A pickled cache file's content when it reads as a ``kind``; None when it is missing,
     or (with a warning) damaged: a cache is made again, never trusted."""
     try:
-        with path.open("rb") as handle:
+        with path.open("rb") as handle, collector_paused():
             loaded = pickle.load(handle)
     except FileNotFoundError:
         return None
