@@ -22,7 +22,9 @@ from typing import TypeVar
 import pyoxigraph as ox
 
 from ontoretrieve.backends.access import file_stamp
-from ontoretrieve.backends.triple_store import Solution
+from ontoretrieve.backends.statement_cache import StatementCache
+from ontoretrieve.backends.triple_store import Solution, Statement, interned
+from ontoretrieve.collector import collector_paused
 from ontoretrieve.errors import StoreQueryError, StoreUnavailableError, map_errors
 from ontoretrieve.rdf import sparql
 
@@ -42,6 +44,9 @@ class OxigraphStore:
         """A writer's store path (its writes are announced) or a reader's (it follows them)."""
         self._writable = not description.endswith("(read-only)")
         self._seen = _writes_stamp(reopen) if reopen is not None else None
+        self._kept = (StatementCache(reopen.with_name(f"{reopen.name}.statements"))
+                      if reopen is not None else None)
+        """Graphs' statements kept beside a store on disk (``statement_cache``)."""
 
     @classmethod
     def open(cls, path: Path) -> OxigraphStore:
@@ -100,6 +105,7 @@ class OxigraphStore:
     def replace_graph(self, graph: str, triples: Sequence[ox.Triple]) -> None:
         name = ox.NamedNode(graph)
         quads = [ox.Quad(t.subject, t.predicate, t.object, name) for t in triples]
+        self._forget(graph)
         with self._errors("update rejected", OSError, RuntimeError):
             self._store.update(sparql.drop_graph(graph))
             # bulk_extend is 3x faster than the transactional extend on large
@@ -109,12 +115,34 @@ class OxigraphStore:
         self._announce()
 
     def drop_graph(self, graph: str) -> None:
+        self._forget(graph)
         self.update(sparql.drop_graph(graph))
 
     def graph_triples(self, graph: str) -> list[ox.Triple]:
         name = ox.NamedNode(graph)
         return self._reading(lambda store: [
             q.triple for q in store.quads_for_pattern(None, None, None, name)])
+
+    def graph_statements(self, graph: str) -> list[Statement]:
+        """The graph's statements: from the file kept beside the store while it matches
+        the store, else decoded from the store (and kept for the next process)."""
+        def read(store: ox.Store) -> list[Statement]:
+            kept = self._kept.load(graph, store) if self._kept is not None else None
+            if kept is not None:
+                return kept
+            with collector_paused():  # millions of tuples: see ontoretrieve.collector
+                found = interned((s, p, o) for s, p, o, _ in store.quads_for_pattern(
+                    None, None, None, ox.NamedNode(graph)))
+            if self._kept is not None:
+                self._kept.keep(graph, found)
+            return found
+
+        return self._reading(read)
+
+    def _forget(self, graph: str) -> None:
+        """Drop a kept copy of ``graph`` before the store's graph changes."""
+        if self._kept is not None and self._writable:
+            self._kept.forget(graph)
 
     def select(self, query: str) -> list[Solution]:
         return self._reading(lambda store: _solutions(self._query(store, query), query))

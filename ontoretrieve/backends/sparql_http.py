@@ -16,7 +16,7 @@ import pyoxigraph as ox
 from SPARQLWrapper import JSON, POST, TURTLE, SPARQLWrapper
 from SPARQLWrapper.SPARQLExceptions import SPARQLWrapperException
 
-from ontoretrieve.backends.triple_store import Solution
+from ontoretrieve.backends.triple_store import Solution, Statement, interned
 from ontoretrieve.errors import StoreQueryError, StoreUnavailableError
 
 __all__ = ["SparqlHttpStore"]
@@ -66,6 +66,9 @@ class SparqlHttpStore:
         except SyntaxError as exc:
             raise StoreQueryError(f"{self.graph_store_url}: unreadable graph {graph}: "
                                   f"{exc}") from exc
+
+    def graph_statements(self, graph: str) -> list[Statement]:
+        return interned(self.graph_triples(graph))
 
     def select(self, query: str) -> list[Solution]:
         raw = self._query(query, JSON)

@@ -12,12 +12,14 @@ Adapters: ``OxigraphStore`` (embedded, on disk or in memory) and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Protocol, TypeAlias, runtime_checkable
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol, TypeAlias, runtime_checkable
 
 import pyoxigraph as ox
 
-__all__ = ["Solution", "Term", "TripleStore"]
+from ontoretrieve.rdf.graph_index import Statement
+
+__all__ = ["Solution", "Statement", "Term", "TripleStore", "interned"]
 
 Term: TypeAlias = ox.NamedNode | ox.BlankNode | ox.Literal
 Solution: TypeAlias = dict[str, Term]
@@ -44,6 +46,11 @@ class TripleStore(Protocol):
         """Every triple of ``graph`` (empty when it does not exist)."""
         ...
 
+    def graph_statements(self, graph: str) -> list[Statement]:
+        """``graph_triples`` as (subject, predicate, object) tuples with equal terms shared
+        (``interned``): what a graph index is built from, the cheapest form to read."""
+        ...
+
     def select(self, query: str) -> list[Solution]:
         """Run a SELECT; unbound variables are absent from their row."""
         ...
@@ -64,3 +71,17 @@ class TripleStore(Protocol):
     def description(self) -> str:
         """Where the store is, for messages (a path, ``memory`` or a URL)."""
         ...
+
+
+def interned(terms: Iterable[tuple[Any, Any, Any]] | Iterable[ox.Triple]) -> list[Statement]:
+    """Statements with each distinct term one object: a third of the objects for GO,
+    and a pickle that writes each term once.
+
+    >>> a = ox.NamedNode("http://x/a")
+    >>> s = interned([(ox.NamedNode("http://x/a"), a, a), (a, a, ox.Literal("x"))])
+    >>> s[0][0] is s[1][0] is s[0][1]
+    True
+    """
+    shared: dict[Any, Any] = {}
+    keep = shared.setdefault
+    return [(keep(s, s), keep(p, p), keep(o, o)) for s, p, o in terms]

@@ -29,6 +29,7 @@ from ontoretrieve.rdf import sparql
 from ontoretrieve.rdf.graph_index import (
     GraphIndex,
     Node,
+    Statement,
     WorkingGraph,
     is_standard,
     reference_targets,
@@ -187,24 +188,24 @@ class CatalogReader:
         held = self._pending.pop(content_hash, None)
         with collector_paused():  # a burst of acyclic tuples: see ontoretrieve.collector
             index = GraphIndex(content_hash, held if held is not None
-                               else self._version_triples(content_hash))
+                               else self._version_statements(content_hash))
         self._graphs[content_hash] = index
         while sum(len(g) for g in self._graphs.values()) > self.cache_triples \
                 and len(self._graphs) > 1:
             self._graphs.popitem(last=False)
         return index
 
-    def _version_triples(self, content_hash: str) -> list[ox.Triple]:
-        """A version's triples from its named graphs (a layer's: two); read by name when
-        the catalog cannot list it (a store that answers graphs but not the listing)."""
+    def _version_statements(self, content_hash: str) -> list[Statement]:
+        """A version's statements from its named graphs (a layer's: two); read by name
+        when the catalog cannot list it (a store that answers graphs but not the listing)."""
         try:
             version = next((v for v in self.versions() if v.content_hash == content_hash),
                            None) or self.catalog.version_of(content_hash)
         except StoreFailure:  # the listing fails: the graph may still be fetched by name
             version = None
         if version is None:
-            return self.store.graph_triples(graph_name(content_hash))
-        return self.catalog.graph_triples(version)
+            return self.store.graph_statements(graph_name(content_hash))
+        return self.catalog.graph_statements(version)
 
     def graphs_of(self, hashes: Iterable[str]) -> list[str]:
         """The named graphs holding these versions' triples (for SPARQL over them)."""

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pyoxigraph as ox
 
-from ontoretrieve.backends.triple_store import TripleStore
+from ontoretrieve.backends.triple_store import Statement, TripleStore
 from ontoretrieve.catalog.files import (
     DEFAULT_MAX_FILE_BYTES,
     discover_files,
@@ -247,6 +247,11 @@ class Catalog:
     def graph_triples(self, version: OntologyVersion) -> list[ox.Triple]:
         """The triples of one version: its graph's, then (a layer) those it adds."""
         return [t for graph in version.named_graphs for t in self.store.graph_triples(graph)]
+
+    def graph_statements(self, version: OntologyVersion) -> list[Statement]:
+        """``graph_triples`` as statements (``TripleStore.graph_statements``)."""
+        return [t for graph in version.named_graphs
+                for t in self.store.graph_statements(graph)]
 
     def version_of(self, content_hash: str) -> OntologyVersion | None:
         """A version record with this content hash (current first), from any layer."""

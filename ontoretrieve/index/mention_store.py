@@ -36,8 +36,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
+from ontoretrieve.atomic import write_atomic
 from ontoretrieve.collector import collector_paused
-from ontoretrieve.index.atomic import write_atomic
 from ontoretrieve.index.mention_forms import FORM_SCHEME, TermForms
 from ontoretrieve.index.mention_match import (
     MATCH_SCHEME,

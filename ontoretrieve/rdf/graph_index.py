@@ -159,7 +159,7 @@ class GraphIndex:
     __slots__ = ("_canonical_in", "_canonical_out", "_in", "_keys", "_ordered", "_out",
                  "_shapes", "headers", "name", "triples")
 
-    def __init__(self, name: str, triples: Iterable[ox.Triple]) -> None:
+    def __init__(self, name: str, triples: Iterable[ox.Triple] | Iterable[Statement]) -> None:
         self.name = name
         self.triples: list[Statement] = []
         self._out: dict[Node, list[tuple[ox.NamedNode, Term]]] = {}
@@ -172,13 +172,12 @@ class GraphIndex:
         self._canonical_in: dict[Node, list[tuple[Node, ox.NamedNode]]] = {}
         self._shapes: dict[ox.BlankNode, str] = {}
         self._keys: dict[ox.BlankNode, str] = {}
-        for t in triples:
-            s, p, o = t.subject, t.predicate, t.object
+        for s, p, o in triples:  # an ox.Triple unpacks as a statement does
             if not isinstance(s, ox.NamedNode | ox.BlankNode):
                 continue  # RDF-star subjects do not occur in catalogs
-            statement: Statement = (s, p, o)  # type: ignore[assignment]
+            statement: Statement = (s, p, o)
             self.triples.append(statement)
-            self._out.setdefault(s, []).append((p, o))  # type: ignore[arg-type]
+            self._out.setdefault(s, []).append((p, o))
             if isinstance(o, ox.NamedNode | ox.BlankNode):
                 self._in.setdefault(o, []).append((s, p))
             if p == RDF_TYPE_NODE and o == OWL_ONTOLOGY_NODE:

@@ -251,8 +251,8 @@ def test_contexts_do_not_depend_on_the_order_the_store_returns_triples(
     reader = engine._retriever(engine._tenant("default")).reader
     reader._graphs.clear()
     reader._merged.clear()
-    read = reader.store.graph_triples
-    monkeypatch.setattr(reader.store, "graph_triples",
+    read = reader.store.graph_statements
+    monkeypatch.setattr(reader.store, "graph_statements",
                         lambda graph: list(reversed(read(graph))))
     engine.cache.clear("default")
     again = [engine.retrieve(text, mode=mode) for text in TEXTS for mode in ("auto", "vector")]

@@ -85,7 +85,8 @@ def test_the_store_maps_garbage_to_its_own_errors(garbage_endpoint: str) -> None
     for _ in range(len(GARBAGE)):
         for call in (lambda: store.select("SELECT * WHERE { ?s ?p ?o }"),
                      lambda: store.construct("CONSTRUCT WHERE { ?s ?p ?o }"),
-                     lambda: store.graph_triples("urn:g")):
+                     lambda: store.graph_triples("urn:g"),
+                     lambda: store.graph_statements("urn:g")):
             with contextlib.suppress(StoreError):  # our own error; anything else fails
                 call()
 

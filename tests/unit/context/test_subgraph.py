@@ -31,7 +31,7 @@ EXT = "http://example.org/ext#"
 
 def load(name: str) -> GraphIndex:
     path = FIXTURES / "context" / f"{name}.ttl"
-    return GraphIndex(name, ox.parse(path=str(path)))
+    return GraphIndex(name, [q.triple for q in ox.parse(path=str(path))])
 
 
 @pytest.fixture(scope="module")
