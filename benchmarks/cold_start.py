@@ -10,7 +10,7 @@ and then in reverse each round, against the VM's drift:
   were kept; the run keeps them again;
 - ``kept``: the statements kept by the run before;
 - ``before`` (with ``--before DIR``, a checkout of an older commit): that
-  code on the same venv (``PYTHONPATH``), for a comparison across commits.
+  code on the same venv, for a comparison across commits.
 
 Every run's context must be the same (timings left out); the script stops
 if one differs.
@@ -34,18 +34,27 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+_FROM = """
+import runpy, sys
+if {checkout!r}:  # an editable install's finder comes before PYTHONPATH: set it aside
+    sys.meta_path = [f for f in sys.meta_path if "editable" not in repr(f)]
+    sys.path.insert(0, {checkout!r})
+sys.argv[0] = "ontoretrieve"
+runpy.run_module("ontoretrieve", run_name="__main__")
+"""
+"""The CLI, from the installed package or (``checkout``) from another checkout's."""
+
 
 def _run(text: str, data_dir: Path, pythonpath: Path | None) -> dict[str, Any]:
     """One fresh process (under GNU time): its wall, CPU and peak RSS, its stage seconds
     and its result."""
     env = dict(os.environ, HF_HUB_OFFLINE="1")
-    if pythonpath is not None:
-        env["PYTHONPATH"] = str(pythonpath)
+    command = [sys.executable, "-c", _FROM.format(checkout=str(pythonpath or ""))]
     with tempfile.NamedTemporaryFile("r", suffix=".time") as timing:
         done = subprocess.run(
-            ["/usr/bin/time", "-f", "%e %U %S %M", "-o", timing.name, sys.executable, "-m",
-             "ontoretrieve", "retrieve", text, "--data-dir", str(data_dir), "--format",
-             "json"], capture_output=True, text=True, env=env)
+            ["/usr/bin/time", "-f", "%e %U %S %M", "-o", timing.name, *command, "retrieve",
+             text, "--data-dir", str(data_dir), "--format", "json"],
+            capture_output=True, text=True, env=env)
         wall, user, system, peak_kb = timing.read().split()[-4:]
     if done.returncode != 0:
         raise SystemExit(f"retrieve failed ({done.returncode}): {done.stderr[-2000:]}")
