@@ -43,8 +43,7 @@ from typing import Any
 
 import pyoxigraph as ox
 
-from ontoretrieve.atomic import write_atomic
-from ontoretrieve.collector import collector_paused
+from ontoretrieve.kept import read_pickle, write_atomic
 from ontoretrieve.rdf import sparql
 from ontoretrieve.rdf.graph_index import Statement
 
@@ -70,15 +69,8 @@ class StatementCache:
         """The graph's statements when a kept file still matches ``store``, else None
         (and a file that does not is removed)."""
         path = self._path(graph)
-        try:
-            with path.open("rb") as handle, collector_paused():
-                kept = pickle.load(handle)
-        except FileNotFoundError:
-            return None
-        except Exception as exc:  # pickle raises anything on a damaged file
-            log.warning("kept statements %s are unreadable (%s); reading the store", path,
-                        exc)
-            self._drop(path)
+        kept = read_pickle(path, "kept graph statements")
+        if kept is None:
             return None
         if not (isinstance(kept, dict) and kept.get("format") == FORMAT
                 and kept.get("graph") == graph and _matches(kept, graph, store)):

@@ -34,7 +34,7 @@ import logging
 from collections.abc import Sequence
 from pathlib import Path
 
-from ontoretrieve.atomic import write_atomic
+from ontoretrieve.kept import write_atomic
 from ontoretrieve.rdf.canonical import DIGEST_BYTES, digests_hash
 
 __all__ = ["DigestStore"]

@@ -36,7 +36,6 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ontoretrieve.atomic import write_atomic
 from ontoretrieve.collector import collector_paused
 from ontoretrieve.index.mention_forms import FORM_SCHEME, TermForms
 from ontoretrieve.index.mention_match import (
@@ -46,6 +45,7 @@ from ontoretrieve.index.mention_match import (
     keyed_forms,
 )
 from ontoretrieve.index.mention_overlay import MAX_CHANGES, ChangedDictionary
+from ontoretrieve.kept import read_pickle, write_atomic
 from ontoretrieve.settings.groups import IndexSettings
 
 __all__ = ["MentionStore", "forms_key"]
@@ -223,14 +223,6 @@ class MentionStore:
 
 
 def _cached(path: Path, kind: type[_T], what: str) -> _T | None:
-    """A pickled cache file's content when it reads as a ``kind``; None when it is missing,
-    or (with a warning) damaged: a cache is made again, never trusted."""
-    try:
-        with path.open("rb") as handle, collector_paused():
-            loaded = pickle.load(handle)
-    except FileNotFoundError:
-        return None
-    except Exception as exc:  # pickle raises anything on a damaged file
-        log.warning("%s %s is unreadable (%s); making it again", what, path, exc)
-        return None
+    """A pickled cache file's content when it reads as a ``kind`` (``read_pickle``)."""
+    loaded = read_pickle(path, what)
     return loaded if isinstance(loaded, kind) else None

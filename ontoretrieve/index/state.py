@@ -16,8 +16,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field, ValidationError
 
-from ontoretrieve.atomic import write_atomic
 from ontoretrieve.errors import IndexError_
+from ontoretrieve.kept import write_atomic
 
 __all__ = ["IndexState", "IndexedOntology", "ontology_names", "replacements"]
 

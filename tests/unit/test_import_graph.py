@@ -14,7 +14,7 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[2] / "ontoretrieve"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "records", "faults", "collector", "atomic"),
+    ("errors", "records", "faults", "collector", "kept"),
     ("rdf",),
     ("settings",),
     ("backends",),

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import logging
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pyoxigraph as ox
@@ -53,30 +55,34 @@ def test_kept_statements_equal_the_stores_labels_included(
     assert len(loaded) == len(decoded) == 8
 
 
+@contextmanager
+def _kept_before(folder: Path) -> Iterator[None]:
+    """The kept files as they were before the block, put back after it: as if another
+    process had kept them while the store's graph changed."""
+    stale = folder.with_name("stale")
+    shutil.copytree(folder, stale)
+    yield
+    shutil.rmtree(folder)
+    shutil.copytree(stale, folder)
+
+
 def test_a_graph_loaded_again_is_read_from_the_store_not_the_stale_file(
-        stores: tuple[OxigraphStore, OxigraphStore, Path], tmp_path: Path) -> None:
+        stores: tuple[OxigraphStore, OxigraphStore, Path]) -> None:
     writer, reader, folder = stores
     reader.graph_statements("urn:g")
-    stale = tmp_path / "stale"
-    shutil.copytree(folder, stale)
-    writer.replace_graph("urn:g", _parsed())  # same content, new blank-node labels
-    shutil.rmtree(folder)
-    shutil.copytree(stale, folder)  # as if another process had kept it meanwhile
+    with _kept_before(folder):
+        writer.replace_graph("urn:g", _parsed())  # same content, new blank-node labels
     assert set(reader.graph_statements("urn:g")) == _as_stored(writer, "urn:g")
 
 
 def test_a_graph_with_other_triples_is_read_from_the_store(
-        stores: tuple[OxigraphStore, OxigraphStore, Path], tmp_path: Path) -> None:
+        stores: tuple[OxigraphStore, OxigraphStore, Path]) -> None:
     writer, reader, folder = stores
     reader.graph_statements("urn:g")
-    stale = tmp_path / "stale"
-    shutil.copytree(folder, stale)
     # The same statements plus one, every old one kept (labels too): only the count says.
-    extra = ox.Quad(ox.NamedNode("http://x/C"), ox.NamedNode("http://x/p"),
-                    ox.Literal("c"), ox.NamedNode("urn:g"))
-    writer.update(f"INSERT DATA {{ GRAPH <urn:g> {{ {extra.triple} }} }}")
-    shutil.rmtree(folder)
-    shutil.copytree(stale, folder)
+    extra = ox.Triple(ox.NamedNode("http://x/C"), ox.NamedNode("http://x/p"), ox.Literal("c"))
+    with _kept_before(folder):
+        writer.update(f"INSERT DATA {{ GRAPH <urn:g> {{ {extra} }} }}")
     assert len(reader.graph_statements("urn:g")) == 9
 
 
