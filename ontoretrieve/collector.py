@@ -3,7 +3,7 @@
 Reading a catalog version makes millions of tuples and lists in one burst
 (GO, 389k triples: its graph index). Each burst sets off collections that
 walk every object alive, the ones just made included, so the collector took
-most of the build: 1.3-2.9 s with it against 0.34 s without (GO's index,
+most of the build: 2.0-5.6 s with it against 0.6 s paused (GO's index,
 benchmarks/RESULTS.md, session 11). What such a build makes holds no
 reference cycle, so collecting after it loses nothing. Reference counting
 frees everything else as usual meanwhile.

@@ -66,8 +66,9 @@ class StatementCache:
         self._unwritable = False
 
     def load(self, graph: str, store: ox.Store) -> list[Statement] | None:
-        """The graph's statements when a kept file still matches ``store``, else None
-        (and a file that does not is removed)."""
+        """The graph's statements when a kept file still matches ``store``, else None (a
+        file that no longer matches is removed; a damaged one is written over by the
+        next ``keep``)."""
         path = self._path(graph)
         kept = read_pickle(path, "kept graph statements")
         if kept is None:
@@ -79,12 +80,12 @@ class StatementCache:
         statements: list[Statement] = kept["statements"]
         return statements
 
-    def keep(self, graph: str, statements: Sequence[Statement]) -> None:
+    def keep(self, graph: str, statements: list[Statement]) -> None:
         """Write the graph's statements (as the store gave them) for the next process."""
         if self._unwritable or not statements:
             return
-        record = {"format": FORMAT, "graph": graph, "count": len(statements),
-                  "samples": _samples(statements), "statements": list(statements)}
+        record = {"format": FORMAT, "graph": graph, "samples": _samples(statements),
+                  "statements": statements}
         try:
             write_atomic(self._path(graph), pickle.dumps(record, protocol=5))
         except OSError as exc:  # a read-only data directory still answers from the store
@@ -120,11 +121,11 @@ def _spread(items: Sequence[Statement]) -> list[Statement]:
 
 
 def _matches(kept: dict[str, Any], graph: str, store: ox.Store) -> bool:
-    """The store's graph has the kept count and holds every sample as kept."""
+    """The store's graph has as many triples as were kept and holds every sample."""
     name = ox.NamedNode(graph)
     if not all(ox.Quad(s, p, o, name) in store for s, p, o in kept["samples"]):
         return False
     rows = store.query(f"SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH {sparql.iri(graph)} "
                        "{ ?s ?p ?o } }")
     count = next(iter(rows))["n"] if isinstance(rows, ox.QuerySolutions) else None
-    return isinstance(count, ox.Literal) and int(count.value) == kept["count"]
+    return isinstance(count, ox.Literal) and int(count.value) == len(kept["statements"])
