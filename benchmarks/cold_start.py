@@ -10,13 +10,20 @@ and then in reverse each round, against the VM's drift:
   were kept; the run keeps them again;
 - ``kept``: the statements kept by the run before;
 - ``before`` (with ``--before DIR``, a checkout of an older commit): that
-  code on the same venv, for a comparison across commits.
+  code on the same venv, for a comparison across commits; on a copy of the
+  data directory with ``--before-data-dir`` (when the two commits keep files
+  under different names, each side then keeps its own instead of replacing
+  the other's).
+
+``--sides`` picks some of them (``kept,before``). Each side runs once
+uncounted first, so every counted run finds the files its code keeps.
 
 Every run's context must be the same (timings left out); the script stops
 if one differs.
 
     python benchmarks/cold_start.py ../shared/bench/units/craft.jsonl \\
-        --data-dir /work/data/bench [--unit 0] [--rounds 3] [--before /tmp/old]
+        --data-dir /work/data/bench [--unit 0] [--rounds 3] [--before /tmp/old] \\
+        [--before-data-dir /work/data/bench_copy] [--sides kept,before]
 """
 
 from __future__ import annotations
@@ -79,21 +86,33 @@ def main() -> None:
     parser.add_argument("--unit", type=int, default=0, help="line of the units file (from 0)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--before", type=Path, help="a checkout of an older commit")
+    parser.add_argument("--before-data-dir", type=Path,
+                        help="the before side's data directory (default: --data-dir)")
+    parser.add_argument("--sides", help="comma-separated: decoded, kept, before")
     parser.add_argument("--out", type=Path, help="write the report here too")
     args = parser.parse_args()
     line = args.units.read_text(encoding="utf-8").splitlines()[args.unit]
     text = json.loads(line)["text"]
     kept = args.data_dir / "oxigraph.statements"
-    sides = ["decoded", "kept"] + (["before"] if args.before else [])
+    sides = (args.sides.split(",") if args.sides else
+             ["decoded", "kept"] + (["before"] if args.before else []))
+    if "before" in sides and not args.before:
+        raise SystemExit("--sides before needs --before")
+
+    def run_side(side: str) -> dict[str, Any]:
+        if side == "before":
+            return _run(text, args.before_data_dir or args.data_dir, args.before)
+        if side == "decoded":
+            shutil.rmtree(kept, ignore_errors=True)
+        return _run(text, args.data_dir, None)
+
+    for side in sides:
+        run_side(side)  # not counted: leaves what this side's code keeps
     runs: dict[str, list[dict[str, Any]]] = {side: [] for side in sides}
     first: str | None = None
     for turn in range(args.rounds):
         for side in (sides if turn % 2 == 0 else list(reversed(sides))):
-            if side == "decoded":
-                shutil.rmtree(kept, ignore_errors=True)
-            elif side == "kept" and not kept.exists():
-                _run(text, args.data_dir, None)  # keeps them (not counted)
-            run = _run(text, args.data_dir, args.before if side == "before" else None)
+            run = run_side(side)
             first = first or run["result"]
             if run.pop("result") != first:
                 raise SystemExit(f"the {side} run's context differs from the first run's")

@@ -1,6 +1,6 @@
 """The mention lane's dictionary: every span of a text that names a surface form.
 
-Two Aho-Corasick automatons (pyahocorasick) over the normalized forms of the
+Key tables (``key_table.KeyTable``) over the normalized forms of the
 catalog's terms:
 
 - *folded*: case-folded, stemmed word keys ("Embryonic stem cells" ->
@@ -42,8 +42,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-import ahocorasick
-
+from ontoretrieve.index.key_table import KeyTable
 from ontoretrieve.index.mention_forms import FormKind, TermForms
 from ontoretrieve.index.mention_text import (
     STOPWORDS,
@@ -58,7 +57,9 @@ from ontoretrieve.index.mention_text import (
 __all__ = [
     "KIND_WEIGHTS",
     "MATCH_SCHEME",
+    "TABLE_FORMAT",
     "Entry",
+    "KeyEntries",
     "KeyedForm",
     "Match",
     "Mention",
@@ -74,8 +75,12 @@ __all__ = [
 ]
 
 MATCH_SCHEME = "mm-6"
-"""Version of the keys and automatons built here: part of the cached dictionary's name,
-so a change rebuilds the dictionary from the stored forms (never the forms)."""
+"""Version of the keys made here: part of the names of each version's kept keys and of
+the kept dictionary, so a change rebuilds both from the stored forms (never the forms)."""
+
+TABLE_FORMAT = "kt-1"
+"""Version of what a kept dictionary holds (its tables): part of its name only, so a
+change rebuilds the dictionary from the kept keys."""
 
 KIND_WEIGHTS = {
     FormKind.LABEL.value: 1.0, FormKind.EXACT.value: 0.9, FormKind.SYMBOL.value: 0.9,
@@ -160,11 +165,11 @@ def _symbol_like(form: str, tokens: Sequence[Token], kind: str) -> bool:
 
 
 def form_keys(form: str, kind: str) -> tuple[str, str] | None:
-    """(automaton, key) for one form, or None when it names nothing on its own.
+    """(table, key) for one form, or None when it names nothing on its own.
 
     Left out: forms without letters (numbers never name a term) and forms
     made only of function words ("IS", "all", "This"). A one-character
-    symbol ("m", "%", "°") goes to the exact automaton and names a span only
+    symbol ("m", "%", "°") goes to the exact table and names a span only
     right after a number ("10 m", "31%").
 
     >>> form_keys("Embryonic stem cells", "label")
@@ -211,7 +216,10 @@ Entry = tuple[str, str, str, str]
 SharedEntry = tuple[str, str, str, str, int]
 """(iri, ontology hash, form, kind, terms sharing the key as the entry counts them)."""
 
-Match = tuple[int, tuple[str, tuple[SharedEntry, ...]]]
+KeyEntries = tuple[str, tuple[SharedEntry, ...]]
+"""A key and its entries: what a table holds under the key."""
+
+Match = tuple[int, KeyEntries]
 """(index of the key's last character in the scanned string, (key, its entries))."""
 
 
@@ -237,7 +245,7 @@ _ELLIPTIC = FormKind.ELLIPTIC.value
 """Read in the loops of a dictionary build (an enum member's value costs a call)."""
 
 KeyedForm = tuple[str, str, str, str, str]
-"""(automaton: folded, exact or root; key; term IRI; form; form kind)."""
+"""(table: folded, exact or root; key; term IRI; form; form kind)."""
 
 
 _NAMING_KINDS = frozenset({FormKind.LABEL.value, FormKind.EXACT.value})
@@ -364,16 +372,16 @@ def elliptic_keys(keyed: Sequence[KeyedForm]) -> list[KeyedForm]:
 
 
 class MentionDictionary:
-    """Both automatons over the forms of a set of ontology versions."""
+    """The key tables over the forms of a set of ontology versions."""
 
     changes = 0
-    """Replaced versions read over the built automatons (``mention_overlay``): 0 here."""
+    """Replaced versions read over the built tables (``mention_overlay``): 0 here."""
 
-    def __init__(self, folded: ahocorasick.Automaton, exact: ahocorasick.Automaton,
-                 forms: int, root: ahocorasick.Automaton | None = None) -> None:
+    def __init__(self, folded: KeyTable[KeyEntries], exact: KeyTable[KeyEntries],
+                 forms: int, root: KeyTable[KeyEntries] | None = None) -> None:
         self._folded = folded
         self._exact = exact
-        self._root = root if root is not None else ahocorasick.Automaton()
+        self._root = root if root is not None else KeyTable()
         self.forms = forms
 
     @classmethod
@@ -397,28 +405,25 @@ class MentionDictionary:
                     per_key = entries[which, key] = {}
                 if (iri, content_hash) not in per_key:
                     per_key[iri, content_hash] = (iri, content_hash, form, kind)
-        automatons = {"folded": ahocorasick.Automaton(), "exact": ahocorasick.Automaton(),
-                      "root": ahocorasick.Automaton()}
+        tables: dict[str, KeyTable[KeyEntries]] = {
+            "folded": KeyTable(), "exact": KeyTable(), "root": KeyTable()}
         for (which, key), per_key in entries.items():
-            automatons[which].add_word(key, (key, with_sharing(tuple(per_key.values()))))
-        for automaton in automatons.values():
-            automaton.make_automaton()
-        return cls(automatons["folded"], automatons["exact"], count, automatons["root"])
+            tables[which].add(key, (key, with_sharing(tuple(per_key.values()))))
+        return cls(tables["folded"], tables["exact"], count, tables["root"])
 
     def matches(self, which: str, string: str) -> Iterable[Match]:
-        """The keys of automaton ``which`` (folded, exact, root) in ``string`` with their
-        entries: by end, longer keys first at one end (``Automaton.iter``'s order)."""
-        automaton = self._automaton(which)
-        return automaton.iter(string) if len(automaton) else ()
+        """The keys of table ``which`` (folded, exact, root) in ``string`` with their
+        entries: by end, longer keys first at one end (``KeyTable.find``'s order)."""
+        table = self._table(which)
+        return table.find(string) if len(table) else ()
 
     def entries_at(self, which: str, key: str) -> tuple[SharedEntry, ...]:
-        """The entries of ``key`` in automaton ``which`` (none: the key is not there)."""
-        found: tuple[str, tuple[SharedEntry, ...]] = self._automaton(which).get(key, (key, ()))
-        return found[1]
+        """The entries of ``key`` in table ``which`` (none: the key is not there)."""
+        return self._table(which).get(key, (key, ()))[1]
 
-    def _automaton(self, which: str) -> ahocorasick.Automaton:
-        automaton: ahocorasick.Automaton = getattr(self, f"_{which}")  # _folded, _exact, _root
-        return automaton
+    def _table(self, which: str) -> KeyTable[KeyEntries]:
+        table: KeyTable[KeyEntries] = getattr(self, f"_{which}")  # _folded, _exact, _root
+        return table
 
     def find(self, text: str) -> list[Mention]:
         """Every mention in ``text``, by start, longer spans first; nested ones flagged."""

@@ -6,14 +6,14 @@ replaces one version and changes a handful of its terms. ``ChangedDictionary`` a
 as ``MentionDictionary.build_keyed`` over the new set would, from the dictionary before
 and the two versions' keyed forms, in the time of those two versions:
 
-- a key whose entries the two versions give alike keeps the old automaton's match,
+- a key whose entries the two versions give alike keeps the old table's match,
   the old version's hash read as the new one's (and the key's entries put back in the
   order of the new set's hashes, which a build follows);
 - every other key (the changed terms' forms, old and new) is answered by a small
-  automaton of its own, built from the old dictionary's entries of the other versions
+  table of its own, built from the old dictionary's entries of the other versions
   and the new version's.
 
-The two automatons' matches are merged in the order one automaton reports them (by
+The two tables' matches are merged in the order one table reports them (by
 end, longer keys first), so ``find`` sees the same matches in the same order.
 
 >>> from ontoretrieve.index.mention_forms import TermForms
@@ -31,12 +31,12 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterable, Sequence
 
-import ahocorasick
-
+from ontoretrieve.index.key_table import KeyTable
 from ontoretrieve.index.mention_forms import FormKind
 from ontoretrieve.index.mention_match import (
     Entry,
     KeyedForm,
+    KeyEntries,
     Match,
     MentionDictionary,
     SharedEntry,
@@ -54,7 +54,7 @@ _KINDS = ("folded", "exact", "root")
 
 def version_entries(keyed: Iterable[KeyedForm]
                     ) -> dict[tuple[str, str], list[tuple[str, str, str]]]:
-    """Per (automaton, key), one version's (iri, form, kind) entries as a build makes
+    """Per (table, key), one version's (iri, form, kind) entries as a build makes
     them: each term's first form under the key, in the version's keyed order.
 
     >>> version_entries([("folded", " cell ", "x:a", "cell", "label"),
@@ -84,13 +84,11 @@ class ChangedDictionary(MentionDictionary):
         before, after = version_entries(old), version_entries(new)
         self._changed = {where for where in before.keys() | after.keys()
                          if before.get(where) != after.get(where)}
-        self._delta = {which: ahocorasick.Automaton() for which in _KINDS}
+        self._delta: dict[str, KeyTable[KeyEntries]] = {which: KeyTable() for which in _KINDS}
         for which, key in sorted(self._changed):
             entries = self._merged(base.entries_at(which, key), after.get((which, key), []))
             if entries:
-                self._delta[which].add_word(key, (key, with_sharing(entries)))
-        for automaton in self._delta.values():
-            automaton.make_automaton()
+                self._delta[which].add(key, (key, with_sharing(entries)))
         self.forms = base.forms - _counted(old) + _counted(new)
 
     def _merged(self, kept: Sequence[SharedEntry], added: Sequence[tuple[str, str, str]]
@@ -112,8 +110,7 @@ class ChangedDictionary(MentionDictionary):
 
     def entries_at(self, which: str, key: str) -> tuple[SharedEntry, ...]:
         if (which, key) in self._changed:
-            found: tuple[str, tuple[SharedEntry, ...]] = self._delta[which].get(key, (key, ()))
-            return found[1]
+            return self._delta[which].get(key, (key, ()))[1]
         return self._relabelled(self.base.entries_at(which, key))
 
     def matches(self, which: str, string: str) -> Iterable[Match]:
@@ -124,7 +121,7 @@ class ChangedDictionary(MentionDictionary):
         if not len(delta):
             return kept
         # Both come by end, longer keys first (at most one key of a length ends at an index).
-        return heapq.merge(kept, delta.iter(string), key=lambda m: (m[0], -len(m[1][0])))
+        return heapq.merge(kept, delta.find(string), key=lambda m: (m[0], -len(m[1][0])))
 
 
 def _counted(keyed: Iterable[KeyedForm]) -> int:

@@ -6,10 +6,9 @@ Beside the tenant's ``state.json``, in ``mentions/``:
   key of the form scheme and the settings that shaped them; written by the index sync when
   it adds the version (or when the file is missing or stale, which costs a
   graph read, never an embedding), removed with the version;
-- ``dictionary-<key>.pickle``: the automatons built over the forms of the
-  versions the index holds, keyed by those versions and both schemes, so a
-  process start loads it instead of rebuilding (the bench catalog: about
-  12 s to build).
+- ``dictionary-<key>.pickle``: the key tables built over the forms of the
+  versions the index holds, keyed by those versions, both schemes and the
+  tables' format, so a process start loads it instead of rebuilding.
 
 Every file is written to a temporary name and renamed, so a killed sync
 never leaves a half-written one; a file that does not read is rebuilt.
@@ -40,6 +39,7 @@ from ontoretrieve.collector import collector_paused
 from ontoretrieve.index.mention_forms import FORM_SCHEME, TermForms
 from ontoretrieve.index.mention_match import (
     MATCH_SCHEME,
+    TABLE_FORMAT,
     KeyedForm,
     MentionDictionary,
     keyed_forms,
@@ -156,7 +156,7 @@ class MentionStore:
     def dictionary(self, hashes: Sequence[str]) -> MentionDictionary:
         """The dictionary over these versions' forms: loaded when built before, else built."""
         wanted = sorted(hashes)
-        digest = hashlib.sha256(json.dumps([self.key, MATCH_SCHEME, wanted]).encode()
+        digest = hashlib.sha256(json.dumps([self.key, MATCH_SCHEME, TABLE_FORMAT, wanted]).encode()
                                 ).hexdigest()[:16]
         path = self.folder / f"dictionary-{digest}.pickle"
         loaded = _cached(path, MentionDictionary, "mention dictionary")

@@ -71,7 +71,7 @@ def test_a_changed_dictionary_finds_what_a_build_over_the_new_set_finds() -> Non
     assert taken > 200  # the texts do name terms
 
 
-def test_only_the_changed_keys_get_an_automaton_of_their_own() -> None:
+def test_only_the_changed_keys_get_a_table_of_their_own() -> None:
     old = keyed_forms([TermForms(f"x:t{i}", ((f"term {i} zeolite", "label"),))
                        for i in range(50)])
     new = keyed_forms([TermForms(f"x:t{i}", ((f"term {i} zeolite", "label"),))
