@@ -11,6 +11,7 @@ from ontoretrieve.index.mention_forms import TermForms, term_forms
 from ontoretrieve.index.mention_match import (
     Mention,
     MentionDictionary,
+    _flag_contained,
     abbreviations,
     form_keys,
     keyed_forms,
@@ -397,3 +398,20 @@ def test_a_damaged_embedding_cache_is_set_aside_not_fatal(tmp_path) -> None:  # 
     cache.put_dense(["a"], np.ones((1, 2), dtype=np.float32))
     assert list(cache.dense(["a"])) == ["a"]
     assert [p.name.split(".damaged-")[0] for p in tmp_path.glob("*.damaged-*")] == ["m.sqlite"]
+
+
+SPAN = st.tuples(st.integers(0, 12), st.integers(1, 6)).map(lambda p: (p[0], p[0] + p[1]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(spans=st.lists(SPAN, max_size=12))
+def test_a_mention_is_contained_exactly_when_another_span_holds_it(
+        spans: list[tuple[int, int]]) -> None:
+    mentions = [Mention(f"x:{i}", "h", s, e, "t", "t", " t ", "label", True, 1)
+                for i, (s, e) in enumerate(spans)]
+    flagged = _flag_contained(list(mentions))
+    for m in flagged:
+        held = any(s <= m.start and m.end <= e and (s, e) != (m.start, m.end)
+                   for s, e in spans)
+        assert m.contained == held, (m.start, m.end, spans)
+    assert sorted(m.iri for m in flagged) == sorted(m.iri for m in mentions)
