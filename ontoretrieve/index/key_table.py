@@ -89,8 +89,10 @@ class KeyTable(Generic[V]):
         values, prefixes = self._values, self._prefixes
         spaces = [i for i, c in enumerate(stream) if c == " "]
         found: list[tuple[int, int, V]] = []
-        for first, start in enumerate(spaces[:-1]):
-            for end in spaces[first + 1:]:
+        for first in range(len(spaces) - 1):
+            start = spaces[first]
+            for last in range(first + 1, len(spaces)):  # by index: a slice would copy
+                end = spaces[last]
                 piece = stream[start:end + 1]
                 value = values.get(piece, _ABSENT)
                 if value is not _ABSENT:
