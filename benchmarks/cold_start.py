@@ -31,15 +31,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+from common import emit, stamp
 
 _FROM = """
 import runpy, sys
@@ -118,19 +118,11 @@ def main() -> None:
                 raise SystemExit(f"the {side} run's context differs from the first run's")
             runs[side].append(run)
             print(f"{side}: {run}", file=sys.stderr)
-    report = {
-        "date": datetime.now(UTC).isoformat(timespec="seconds"),
-        "machine": f"{platform.machine()}, {platform.python_version()}, {os.cpu_count()} cores",
-        "unit": args.unit, "rounds": args.rounds, "contexts_equal": True,
-        "medians": {side: {k: _median(r, k) for k in
-                           ("wall", "cpu", "peak_rss_mb", "mentions", "catalog", "total")}
-                    for side, r in runs.items()},
-        "runs": runs,
-    }
-    text_report = json.dumps(report, indent=2)
-    if args.out:
-        args.out.write_text(text_report + "\n")
-    print(text_report)
+    emit({**stamp(), "unit": args.unit, "rounds": args.rounds, "contexts_equal": True,
+          "medians": {side: {k: _median(r, k) for k in
+                             ("wall", "cpu", "peak_rss_mb", "mentions", "catalog", "total")}
+                      for side, r in runs.items()},
+          "runs": runs}, args.out)
 
 
 if __name__ == "__main__":

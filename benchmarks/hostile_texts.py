@@ -20,20 +20,17 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import subprocess
 import sys
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-_CHILD = """
-import json, sys, time
+from common import CHECKOUT_PREAMBLE, emit, stamp
+
+_CHILD = CHECKOUT_PREAMBLE + """
+import json, time
 from pathlib import Path
-checkout, data_dir, paragraph = sys.argv[1:4]
-if checkout:  # an editable install's finder comes before PYTHONPATH: set it aside
-    sys.meta_path = [f for f in sys.meta_path if "editable" not in repr(f)]
-    sys.path.insert(0, checkout)
+data_dir, paragraph = sys.argv[2:4]
 from ontoretrieve import Engine, load_settings
 from ontoretrieve.index.build import mention_store, query_state
 
@@ -89,17 +86,11 @@ def main() -> None:
     parser.add_argument("--out", type=Path, help="write the report here too")
     args = parser.parse_args()
     paragraph = json.loads(args.units.read_text(encoding="utf-8").splitlines()[0])["text"]
-    report: dict[str, Any] = {
-        "date": datetime.now(UTC).isoformat(timespec="seconds"),
-        "machine": f"{platform.machine()}, {platform.python_version()}, {os.cpu_count()} cores",
-        "this": _side(None, args.data_dir, paragraph)}
+    report = {**stamp(), "this": _side(None, args.data_dir, paragraph)}
     if args.before:
         report["before"] = _side(args.before, args.before_data_dir or args.data_dir,
                                   paragraph)
-    text = json.dumps(report, indent=2)
-    if args.out:
-        args.out.write_text(text + "\n")
-    print(text)
+    emit(report, args.out)
 
 
 if __name__ == "__main__":

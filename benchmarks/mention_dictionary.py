@@ -26,23 +26,19 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-_CHILD = """
-import dataclasses, gc, hashlib, json, sys, time
+from common import CHECKOUT_PREAMBLE, emit, stamp
+
+_CHILD = CHECKOUT_PREAMBLE + """
+import dataclasses, gc, hashlib, json, time
 from pathlib import Path
-checkout, data_dir, folder, units, count = sys.argv[1:6]
-if checkout:  # an editable install's finder comes before PYTHONPATH: set it aside
-    sys.meta_path = [f for f in sys.meta_path if "editable" not in repr(f)]
-    sys.path.insert(0, checkout)
 from ontoretrieve import load_settings
 from ontoretrieve.index.build import mention_store, query_state
 from ontoretrieve.index.mention_store import MentionStore
@@ -51,12 +47,20 @@ def resident_mb():
     with open("/proc/self/statm") as f:
         return int(f.read().split()[1]) * 4096 / 2**20
 
+mode, data_dir, folder = sys.argv[2:5]
 settings = load_settings(data_dir=Path(data_dir))
-key = mention_store(settings).key
+store = MentionStore(Path(folder), mention_store(settings).key)
 hashes = sorted(query_state(settings).ontologies)
-store = MentionStore(Path(folder), key)
-kept = sorted(Path(folder).glob("dictionary-*.pickle"))
-for path in kept:  # build: none kept
+if mode == "load":  # the kept dictionary, in a fresh process
+    gc.collect()
+    before = resident_mb()
+    started = time.perf_counter()
+    dictionary = store.dictionary(hashes)  # held while its memory is read
+    print(json.dumps({"load_s": round(time.perf_counter() - started, 3),
+                      "load_rss_mb": round(resident_mb() - before)}))
+    sys.exit()
+units, count = sys.argv[5:7]
+for path in Path(folder).glob("dictionary-*.pickle"):  # build: none kept
     path.unlink()
 started = time.perf_counter()
 dictionary = store.dictionary(hashes)
@@ -70,33 +74,8 @@ print(json.dumps({"build_s": round(built, 3), "file_mb": round(size / 2**20, 1),
                   "scan_ms_per_text": round(1000 * scanned / len(texts), 3),
                   "mentions": hashlib.sha256(json.dumps(found).encode()).hexdigest()}))
 """
-"""Build (and keep) the dictionary, then scan the texts with it."""
-
-_LOAD = """
-import gc, sys, time
-from pathlib import Path
-checkout, data_dir, folder = sys.argv[1:4]
-if checkout:
-    sys.meta_path = [f for f in sys.meta_path if "editable" not in repr(f)]
-    sys.path.insert(0, checkout)
-from ontoretrieve import load_settings
-from ontoretrieve.index.build import mention_store, query_state
-from ontoretrieve.index.mention_store import MentionStore
-
-def resident_mb():
-    with open("/proc/self/statm") as f:
-        return int(f.read().split()[1]) * 4096 / 2**20
-
-settings = load_settings(data_dir=Path(data_dir))
-store = MentionStore(Path(folder), mention_store(settings).key)
-hashes = sorted(query_state(settings).ontologies)
-gc.collect()
-before = resident_mb()
-started = time.perf_counter()
-dictionary = store.dictionary(hashes)
-print(round(time.perf_counter() - started, 3), round(resident_mb() - before))
-"""
-"""Load the kept dictionary in a fresh process: seconds, resident MB it added."""
+"""``build``: build (and keep) the dictionary, then scan the texts with it; ``load``: load
+the kept one (seconds, resident MB it added)."""
 
 
 def _side(checkout: Path | None, data_dir: Path, units: Path, texts: int) -> dict[str, Any]:
@@ -104,14 +83,14 @@ def _side(checkout: Path | None, data_dir: Path, units: Path, texts: int) -> dic
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch) / "mentions"
         shutil.copytree(data_dir / "index" / "default" / "mentions", folder)
-        common = [str(checkout or ""), str(data_dir), str(folder)]
-        built = json.loads(subprocess.run(
-            [sys.executable, "-c", _CHILD, *common, str(units), str(texts)],
-            check=True, capture_output=True, text=True, env=env).stdout.splitlines()[-1])
-        seconds, grown = subprocess.run(
-            [sys.executable, "-c", _LOAD, *common], check=True, capture_output=True,
-            text=True, env=env).stdout.split()
-    return {**built, "load_s": float(seconds), "load_rss_mb": int(grown)}
+        def child(mode: str, *more: str) -> dict[str, Any]:
+            done = subprocess.run(
+                [sys.executable, "-c", _CHILD, str(checkout or ""), mode, str(data_dir),
+                 str(folder), *more], check=True, capture_output=True, text=True, env=env)
+            result: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
+            return result
+
+        return {**child("build", str(units), str(texts)), **child("load")}
 
 
 def main() -> None:
@@ -134,18 +113,10 @@ def main() -> None:
     if len(digests) != 1:
         raise SystemExit(f"the sides found different mentions: {sorted(digests)}")
     keys = ("build_s", "load_s", "load_rss_mb", "file_mb", "scan_ms_per_text")
-    report = {
-        "date": datetime.now(UTC).isoformat(timespec="seconds"),
-        "machine": f"{platform.machine()}, {platform.python_version()}, {os.cpu_count()} cores",
-        "rounds": args.rounds, "texts": args.texts, "mentions_equal": True,
-        "medians": {side: {k: round(statistics.median(r[k] for r in rs), 3) for k in keys}
-                    for side, rs in runs.items()},
-        "runs": runs,
-    }
-    text = json.dumps(report, indent=2)
-    if args.out:
-        args.out.write_text(text + "\n")
-    print(text)
+    emit({**stamp(), "rounds": args.rounds, "texts": args.texts, "mentions_equal": True,
+          "medians": {side: {k: round(statistics.median(r[k] for r in rs), 3) for k in keys}
+                      for side, rs in runs.items()},
+          "runs": runs}, args.out)
 
 
 if __name__ == "__main__":
