@@ -39,14 +39,11 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from common import emit, stamp
+from common import CHECKOUT_PREAMBLE, emit, stamp
 
-_FROM = """
-import runpy, sys
-if {checkout!r}:  # an editable install's finder comes before PYTHONPATH: set it aside
-    sys.meta_path = [f for f in sys.meta_path if "editable" not in repr(f)]
-    sys.path.insert(0, {checkout!r})
-sys.argv[0] = "ontoretrieve"
+_FROM = CHECKOUT_PREAMBLE + """
+import runpy
+sys.argv = ["ontoretrieve", *sys.argv[2:]]
 runpy.run_module("ontoretrieve", run_name="__main__")
 """
 """The CLI, from the installed package or (``checkout``) from another checkout's."""
@@ -56,7 +53,7 @@ def _run(text: str, data_dir: Path, pythonpath: Path | None) -> dict[str, Any]:
     """One fresh process (under GNU time): its wall, CPU and peak RSS, its stage seconds
     and its result."""
     env = dict(os.environ, HF_HUB_OFFLINE="1")
-    command = [sys.executable, "-c", _FROM.format(checkout=str(pythonpath or ""))]
+    command = [sys.executable, "-c", _FROM, str(pythonpath or "")]
     with tempfile.NamedTemporaryFile("r", suffix=".time") as timing:
         done = subprocess.run(
             ["/usr/bin/time", "-f", "%e %U %S %M", "-o", timing.name, *command, "retrieve",

@@ -592,19 +592,17 @@ def _flag_contained(mentions: list[Mention]) -> list[Mention]:
 def _reach_of_spans(spans: set[tuple[int, int]]) -> Callable[[int, int], bool]:
     """Whether some other span of ``spans`` holds the span (start, end): one that starts
     before it and ends at or after its end, or starts with it and ends later."""
-    starts = sorted({s for s, _ in spans})
     longest_at: dict[int, int] = {}
     for s, e in spans:
         longest_at[s] = max(e, longest_at.get(s, e))
-    reach_before: list[int] = []  # the farthest end of the spans starting before starts[i]
+    reach_before: dict[int, int] = {}  # per start, the farthest end of spans starting before
     farthest = -1
-    for s in starts:
-        reach_before.append(farthest)
+    for s in sorted(longest_at):
+        reach_before[s] = farthest
         farthest = max(farthest, longest_at[s])
-    index = {s: i for i, s in enumerate(starts)}
 
     def holds(start: int, end: int) -> bool:
-        return reach_before[index[start]] >= end or longest_at[start] > end
+        return reach_before[start] >= end or longest_at[start] > end
 
     return holds
 
