@@ -39,6 +39,7 @@ from ontoretrieve.backends.access import (
 )
 from ontoretrieve.catalog.files import stage_upload
 from ontoretrieve.catalog.store import Catalog, ProgressCallback
+from ontoretrieve.collector import raise_young_threshold
 from ontoretrieve.context.model import Context, Mode
 from ontoretrieve.context.overlay import OverlayRule, apply_overlay
 from ontoretrieve.context.retriever import Retriever
@@ -137,6 +138,9 @@ class Engine:
         """False beside another process that writes the data directory: writes then
         raise ``DataDirBusyError``, reads go on (the index through a replica)."""
         self.cache = ResultCache(settings.server.result_cache_size)
+        # A warm engine makes containers fast enough that Python's young-collection
+        # threshold costs it a fifth of its time: see ontoretrieve/collector.py.
+        raise_young_threshold(settings.server.young_collection_threshold)
         self._embedder = embedder
         self._lock = threading.Lock()
         self._tenants: dict[str, _Tenant] = {}

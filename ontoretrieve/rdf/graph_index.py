@@ -18,6 +18,7 @@ nothing however large GO or NCBITaxon are.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -154,16 +155,31 @@ def _role(p: str, literal: bool, table: RoleTable) -> Role:
 
 
 class GraphIndex:
-    """The triples of one ontology version, indexed by subject and by object."""
+    """The triples of one ontology version, indexed by subject and by object.
 
-    __slots__ = ("_canonical_in", "_canonical_out", "_in", "_keys", "_ordered", "_out",
-                 "_shapes", "headers", "name", "triples")
+    The statements are kept as three columns of terms, and each node's statements
+    as its positions in them, packed in bytes: a catalog of a million statements is
+    then its terms and some bytes instead of three million tuples and lists more,
+    which the cyclic collector would walk at every full collection (it does not
+    track bytes; it does track ``array`` objects). Pairs and statements are made
+    when asked for.
+    """
+
+    __slots__ = ("_canonical_in", "_canonical_out", "_dead", "_in", "_keys", "_objects",
+                 "_ordered", "_out", "_predicates", "_shapes", "_subjects", "headers", "name")
 
     def __init__(self, name: str, triples: Iterable[ox.Triple] | Iterable[Statement]) -> None:
         self.name = name
-        self.triples: list[Statement] = []
-        self._out: dict[Node, list[tuple[ox.NamedNode, Term]]] = {}
-        self._in: dict[Node, list[tuple[Node, ox.NamedNode]]] = {}
+        self._subjects: list[Node] = []
+        self._predicates: list[ox.NamedNode] = []
+        self._objects: list[Term] = []
+        self._dead: frozenset[int] = frozenset()
+        """Positions of statements a change removed (``changed``): in the columns, in
+        no lookup."""
+        self._out: dict[Node, bytes] = {}
+        """Each subject's positions (``_positions_of`` reads them)."""
+        self._in: dict[Node, bytes] = {}
+        """Each node's positions as an object."""
         self.headers: set[Node] = set()
         self._ordered: list[Statement] | None = None
         # Canonical lookups, filled on demand: an index outlives many retrievals, which
@@ -172,16 +188,39 @@ class GraphIndex:
         self._canonical_in: dict[Node, list[tuple[Node, ox.NamedNode]]] = {}
         self._shapes: dict[ox.BlankNode, str] = {}
         self._keys: dict[ox.BlankNode, str] = {}
+        self._append(triples)
+
+    def _append(self, triples: Iterable[ox.Triple] | Iterable[Statement]) -> None:
+        """Add statements at the end of the columns and their positions to the lookups;
+        a lookup's entry is replaced, never changed (a derived index shares its base's)."""
+        subjects, predicates, objects = self._subjects, self._predicates, self._objects
+        out: dict[Node, list[int]] = {}
+        incoming: dict[Node, list[int]] = {}
         for s, p, o in triples:  # an ox.Triple unpacks as a statement does
             if not isinstance(s, ox.NamedNode | ox.BlankNode):
                 continue  # RDF-star subjects do not occur in catalogs
-            statement: Statement = (s, p, o)
-            self.triples.append(statement)
-            self._out.setdefault(s, []).append((p, o))
+            position = len(subjects)
+            subjects.append(s)
+            predicates.append(p)
+            objects.append(o)
+            out.setdefault(s, []).append(position)
             if isinstance(o, ox.NamedNode | ox.BlankNode):
-                self._in.setdefault(o, []).append((s, p))
+                incoming.setdefault(o, []).append(position)
             if p == RDF_TYPE_NODE and o == OWL_ONTOLOGY_NODE:
                 self.headers.add(s)
+        for lookup, grouped in ((self._out, out), (self._in, incoming)):
+            for node, positions in grouped.items():
+                held = lookup.get(node)
+                lookup[node] = (held or b"") + _packed(positions)
+
+    @property
+    def triples(self) -> list[Statement]:
+        """The statements in the order they came (a change's additions last); made anew
+        at each call."""
+        everything = zip(self._subjects, self._predicates, self._objects, strict=True)
+        if not self._dead:
+            return list(everything)
+        return [t for i, t in enumerate(everything) if i not in self._dead]
 
     def changed(self, name: str, added: Iterable[ox.Triple], removed: Iterable[ox.Triple]
                 ) -> GraphIndex:
@@ -199,40 +238,45 @@ class GraphIndex:
         """
         gone = set(GraphIndex(name, removed).triples)
         fresh = [t for t in dict.fromkeys(GraphIndex(name, added).triples)
-                 if t not in gone and (t[1], t[2]) not in self._out.get(t[0], ())]
+                 if t not in gone and not self._holds(t)]
         derived = GraphIndex(name, ())
-        kept = [t for t in self.triples if t not in gone] if gone else list(self.triples)
-        derived.triples = kept + fresh
+        derived._subjects = list(self._subjects)  # the columns' references, not the terms
+        derived._predicates = list(self._predicates)
+        derived._objects = list(self._objects)
         derived._out, derived._in = dict(self._out), dict(self._in)
         derived.headers = set(self.headers)
-        for s, p, o in gone:
-            derived._drop(s, p, o)
-        for s, p, o in fresh:
-            derived._out[s] = [*derived._out.get(s, []), (p, o)]
-            if isinstance(o, ox.NamedNode | ox.BlankNode):
-                derived._in[o] = [*derived._in.get(o, []), (s, p)]
-            if p == RDF_TYPE_NODE and o == OWL_ONTOLOGY_NODE:
-                derived.headers.add(s)
+        dead = set(self._dead)
+        for statement in gone:
+            dead.update(derived._drop(statement))
+        derived._dead = frozenset(dead)
+        derived._append(fresh)
         return derived
 
-    def _drop(self, s: Node, p: ox.NamedNode, o: Term) -> None:
-        """Remove one statement from the lookups, copying the lists it touches."""
-        outgoing = [e for e in self._out.get(s, []) if e != (p, o)]
-        if outgoing:
-            self._out[s] = outgoing
-        else:
-            self._out.pop(s, None)
+    def _positions(self, s: Node, p: ox.NamedNode, o: Term) -> list[int]:
+        """Where the statement is in the columns (more than once when it came twice)."""
+        predicates, objects = self._predicates, self._objects
+        return [i for i in _positions_of(self._out, s)
+                if predicates[i] == p and objects[i] == o]
+
+    def _holds(self, statement: Statement) -> bool:
+        return bool(self._positions(*statement))
+
+    def _drop(self, statement: Statement) -> list[int]:
+        """Remove one statement from the lookups, replacing the entries it touches; its
+        positions."""
+        s, p, o = statement
+        positions = self._positions(s, p, o)
+        if not positions:
+            return positions
+        _forget(self._out, s, positions)
         if isinstance(o, ox.NamedNode | ox.BlankNode):
-            incoming = [e for e in self._in.get(o, []) if e != (s, p)]
-            if incoming:
-                self._in[o] = incoming
-            else:
-                self._in.pop(o, None)
+            _forget(self._in, o, positions)
         if p == RDF_TYPE_NODE and o == OWL_ONTOLOGY_NODE:
             self.headers.discard(s)
+        return positions
 
     def __len__(self) -> int:
-        return len(self.triples)
+        return len(self._subjects) - len(self._dead)
 
     def ordered(self) -> list[Statement]:
         """The triples in canonical order (subject, predicate, object by ``term_order``),
@@ -244,17 +288,21 @@ class GraphIndex:
         return self._ordered
 
     def out(self, node: Node) -> list[tuple[ox.NamedNode, Term]]:
-        return self._out.get(node, [])
+        """The node's (predicate, object) pairs, in the order they came (a new list)."""
+        predicates, objects = self._predicates, self._objects
+        return [(predicates[i], objects[i]) for i in _positions_of(self._out, node)]
 
     def incoming(self, node: Node) -> list[tuple[Node, ox.NamedNode]]:
-        return self._in.get(node, [])
+        """The (subject, predicate) pairs pointing at the node, in the order they came."""
+        subjects, predicates = self._subjects, self._predicates
+        return [(subjects[i], predicates[i]) for i in _positions_of(self._in, node)]
 
     def canonical_out(self, node: Node) -> list[tuple[ox.NamedNode, Term]]:
         """``out(node)`` without repeats, in canonical order (``term_order``); remembered.
         The list is shared: never change it."""
         found = self._canonical_out.get(node)
         if found is None:
-            found = _sorted_out(self._out.get(node, ()), self.shape)
+            found = _sorted_out(self.out(node), self.shape)
             self._canonical_out[node] = found
         return found
 
@@ -262,7 +310,7 @@ class GraphIndex:
         """``incoming(node)`` without repeats, in canonical order; remembered (shared)."""
         found = self._canonical_in.get(node)
         if found is None:
-            found = _sorted_in(self._in.get(node, ()), self.shape)
+            found = _sorted_in(self.incoming(node), self.shape)
             self._canonical_in[node] = found
         return found
 
@@ -270,7 +318,7 @@ class GraphIndex:
         """``blank_shape`` of a blank node of this version; remembered."""
         found = self._shapes.get(node)
         if found is None:
-            found = blank_shape(dict.fromkeys(self._out.get(node, ())))
+            found = blank_shape(dict.fromkeys(self.out(node)))
             self._shapes[node] = found
         return found
 
@@ -284,6 +332,26 @@ class GraphIndex:
 
     def describes(self, node: Node) -> bool:
         return node in self._out
+
+
+def _packed(positions: Iterable[int]) -> bytes:
+    """Positions in the columns as bytes (4 a position)."""
+    return array("I", positions).tobytes()
+
+
+def _positions_of(lookup: dict[Node, bytes], node: Node) -> Sequence[int]:
+    """The positions ``lookup`` holds for ``node`` (none: empty)."""
+    held = lookup.get(node)
+    return memoryview(held).cast("I") if held else ()
+
+
+def _forget(lookup: dict[Node, bytes], node: Node, positions: list[int]) -> None:
+    """``node``'s entry in ``lookup`` without ``positions`` (replaced; removed if empty)."""
+    kept = _packed(i for i in _positions_of(lookup, node) if i not in positions)
+    if kept:
+        lookup[node] = kept
+    else:
+        del lookup[node]
 
 
 class WorkingGraph:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import random
 
 import pyoxigraph as ox
@@ -106,3 +107,38 @@ def test_views_take_each_versions_remembered_lookups_and_answer_as_a_merge() -> 
     # Two views over one version share its remembered answer: a unit's view is new, the
     # version's index is not.
     assert WorkingGraph([one]).out(node) is WorkingGraph([one]).out(node)
+
+
+def test_changes_made_one_after_another_answer_as_the_graph_built_afresh() -> None:
+    rng = random.Random(3)
+    triples = list(dict.fromkeys(_triples()))
+    index = GraphIndex("v0", triples)
+    for step in range(1, 25):
+        removed = rng.sample(triples, rng.randint(0, 3))
+        added = [ox.Triple(ox.NamedNode(f"{X}{rng.randint(0, 14)}"), LABEL,
+                           ox.Literal(f"step {step}.{i}")) for i in range(rng.randint(0, 3))]
+        triples = [t for t in triples if t not in removed] + added
+        index = index.changed(f"v{step}", added, removed)
+        built = GraphIndex(f"v{step}", triples)
+        assert index.triples == built.triples and len(index) == len(built)
+        one, other = WorkingGraph([index]), WorkingGraph([built])
+        for node in {t.subject for t in _triples() + added}:
+            assert one.out(node) == other.out(node)  # type: ignore[arg-type]
+            assert one.incoming(node) == other.incoming(node)  # type: ignore[arg-type]
+
+
+def test_an_index_holds_no_python_container_per_statement() -> None:
+    """The collector walks every tracked object at each full collection: an index's
+    statements must not each add tuples and lists (three per statement, once)."""
+    nodes = [ox.NamedNode(f"{X}{i}") for i in range(2_000)]
+    statements = [(nodes[i], LABEL, ox.Literal(f"term {i}")) for i in range(2_000)]
+    statements += [(nodes[i], SUBCLASS_OF_NODE, nodes[(i * 7) % 2_000]) for i in range(2_000)]
+    terms = [t for s in statements for t in s]  # the terms stay alive either way
+    gc.collect()
+    before = len(gc.get_objects())
+    index = GraphIndex("h", statements)
+    del statements
+    gc.collect()
+    assert len(index) == 4_000
+    assert len(gc.get_objects()) - before < 100
+    assert terms
