@@ -225,8 +225,9 @@ class GraphIndex:
     def changed(self, name: str, added: Iterable[ox.Triple], removed: Iterable[ox.Triple]
                 ) -> GraphIndex:
         """The index of a version that is this one with ``added`` and without ``removed``,
-        made from this one's lookups (shared, never modified) in the time of the change,
-        not of the graph: what ``GraphIndex(name, new triples)`` would answer. A
+        made from this one's lookups (shared, never modified) in the time of the change
+        and of a copy of the columns' references (GO's: milliseconds), not of indexing
+        the graph again: what ``GraphIndex(name, new triples)`` would answer. A
         statement in both (no delta has one) counts as removed.
 
         >>> a, b = ox.NamedNode("http://x/a"), ox.NamedNode("http://x/b")
