@@ -25,11 +25,12 @@ Python starts a young collection every 700 new container objects (net of those
 freed). A retrieval keeps thousands alive at once, so the collector ran about
 eleven times a unit, each time walking the retrieval's working lists
 (references into a catalog of a million terms), and moved whatever was alive
-at that moment to the oldest generation, whose growth then set off full collections of the whole
-catalog. At 700 a warm engine's loop spent 9 % of its time collecting; at
-50,000 (``server.young_collection_threshold``, applied when an engine opens)
-2 %: young collections are rare, most working lists have died by then, and full
-collections almost stop (benchmarks/RESULTS.md, session 13).
+at that moment to the oldest generation, whose growth then set off full
+collections of the whole catalog. At 700 a warm engine's loop spent 9-12 % of
+its time collecting; at 50,000 (``server.young_collection_threshold``, applied
+when an engine opens) 2 %: young collections are rare, most working lists have
+died by then, and full collections almost stop (benchmarks/RESULTS.md,
+session 13).
 """
 
 from __future__ import annotations

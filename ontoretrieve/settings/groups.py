@@ -500,7 +500,7 @@ class ServerSettings(_Group):
     """New container objects between two young collections of Python's cyclic garbage
     collector (``gc.set_threshold``'s first value), which an engine raises its
     process's to when it opens (never lowers; 0: the host's stays). At Python's 700 a
-    warm engine spent 9 % of its time collecting, at 50,000 2 % (see
+    warm engine spent 9-12 % of its time collecting, at 50,000 2 % (see
     ``ontoretrieve/collector.py``)."""
     hidden_predicates: IriList = ()
     """Predicates (internal notes, secrets) whose statements never reach a context."""
