@@ -39,7 +39,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from common import CHECKOUT_PREAMBLE, emit, stamp
+from common import CHECKOUT_PREAMBLE, emit, in_turn_and_reverse, stamp
 
 _FROM = CHECKOUT_PREAMBLE + """
 import runpy
@@ -107,14 +107,13 @@ def main() -> None:
         run_side(side)  # not counted: leaves what this side's code keeps
     runs: dict[str, list[dict[str, Any]]] = {side: [] for side in sides}
     first: str | None = None
-    for turn in range(args.rounds):
-        for side in (sides if turn % 2 == 0 else list(reversed(sides))):
-            run = run_side(side)
-            first = first or run["result"]
-            if run.pop("result") != first:
-                raise SystemExit(f"the {side} run's context differs from the first run's")
-            runs[side].append(run)
-            print(f"{side}: {run}", file=sys.stderr)
+    for side in in_turn_and_reverse(sides, args.rounds):
+        run = run_side(side)
+        first = first or run["result"]
+        if run.pop("result") != first:
+            raise SystemExit(f"the {side} run's context differs from the first run's")
+        runs[side].append(run)
+        print(f"{side}: {run}", file=sys.stderr)
     emit({**stamp(), "unit": args.unit, "rounds": args.rounds, "contexts_equal": True,
           "medians": {side: {k: _median(r, k) for k in
                              ("wall", "cpu", "peak_rss_mb", "mentions", "catalog", "total")}

@@ -32,24 +32,19 @@ import argparse
 import json
 import os
 import random
-import statistics
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from common import CHECKOUT_PREAMBLE, emit, stamp
+from common import CHECKOUT_PREAMBLE, RESIDENT_MB, emit, in_turn_and_reverse, medians, stamp
 
 _CHILD = CHECKOUT_PREAMBLE + """
 import collections, gc, hashlib, json, time
 from pathlib import Path
 from ontoretrieve import Engine, load_settings
-
-def resident_mb():
-    with open("/proc/self/statm") as f:
-        return int(f.read().split()[1]) * 4096 / 2**20
-
+""" + RESIDENT_MB + """
 data_dir, texts_path, warm, threshold = sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
 texts = json.loads(Path(texts_path).read_text(encoding="utf-8"))
 digest = hashlib.sha256()
@@ -138,11 +133,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         texts_file = Path(scratch) / "texts.json"
         texts_file.write_text(json.dumps(texts), encoding="utf-8")
-        for turn in range(args.rounds):
-            for side in (list(sides) if turn % 2 == 0 else list(reversed(sides))):
-                run = _side(sides[side], args.data_dir, texts_file, args.warm, args.threshold)
-                runs[side].append(run)
-                print(f"{side}: {run}", file=sys.stderr)
+        for side in in_turn_and_reverse(list(sides), args.rounds):
+            run = _side(sides[side], args.data_dir, texts_file, args.warm, args.threshold)
+            runs[side].append(run)
+            print(f"{side}: {run}", file=sys.stderr)
     digests = {r["contexts"] for side in runs.values() for r in side}
     if len(digests) != 1:
         raise SystemExit(f"the sides gave different contexts: {sorted(digests)}")
@@ -151,8 +145,7 @@ def main() -> None:
             "full_collections_s", "longest_full_s", "collector_share")
     emit({**stamp(), "rounds": args.rounds, "warm": args.warm, "loop": args.loop,
           "seed": args.seed, "threshold": args.threshold, "contexts_equal": True,
-          "medians": {side: {k: round(statistics.median(r[k] for r in rs), 3) for k in keys}
-                      for side, rs in runs.items()},
+          "medians": medians(runs, keys),
           "runs": runs}, args.out)
 
 

@@ -27,14 +27,13 @@ import argparse
 import json
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from common import CHECKOUT_PREAMBLE, emit, stamp
+from common import CHECKOUT_PREAMBLE, RESIDENT_MB, emit, in_turn_and_reverse, medians, stamp
 
 _CHILD = CHECKOUT_PREAMBLE + """
 import dataclasses, gc, hashlib, json, time
@@ -42,11 +41,7 @@ from pathlib import Path
 from ontoretrieve import load_settings
 from ontoretrieve.index.build import mention_store, query_state
 from ontoretrieve.index.mention_store import MentionStore
-
-def resident_mb():
-    with open("/proc/self/statm") as f:
-        return int(f.read().split()[1]) * 4096 / 2**20
-
+""" + RESIDENT_MB + """
 mode, data_dir, folder = sys.argv[2:5]
 settings = load_settings(data_dir=Path(data_dir))
 store = MentionStore(Path(folder), mention_store(settings).key)
@@ -104,18 +99,16 @@ def main() -> None:
     args = parser.parse_args()
     sides = {"this": None, **({"before": args.before} if args.before else {})}
     runs: dict[str, list[dict[str, Any]]] = {side: [] for side in sides}
-    for turn in range(args.rounds):
-        for side in (list(sides) if turn % 2 == 0 else list(reversed(sides))):
-            run = _side(sides[side], args.data_dir, args.units, args.texts)
-            runs[side].append(run)
-            print(f"{side}: {run}", file=sys.stderr)
+    for side in in_turn_and_reverse(list(sides), args.rounds):
+        run = _side(sides[side], args.data_dir, args.units, args.texts)
+        runs[side].append(run)
+        print(f"{side}: {run}", file=sys.stderr)
     digests = {r["mentions"] for side in runs.values() for r in side}
     if len(digests) != 1:
         raise SystemExit(f"the sides found different mentions: {sorted(digests)}")
     keys = ("build_s", "load_s", "load_rss_mb", "file_mb", "scan_ms_per_text")
     emit({**stamp(), "rounds": args.rounds, "texts": args.texts, "mentions_equal": True,
-          "medians": {side: {k: round(statistics.median(r[k] for r in rs), 3) for k in keys}
-                      for side, rs in runs.items()},
+          "medians": medians(runs, keys),
           "runs": runs}, args.out)
 
 

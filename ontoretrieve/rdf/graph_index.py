@@ -239,7 +239,7 @@ class GraphIndex:
         """
         gone = set(GraphIndex(name, removed).triples)
         fresh = [t for t in dict.fromkeys(GraphIndex(name, added).triples)
-                 if t not in gone and not self._holds(t)]
+                 if t not in gone and not self._positions(*t)]
         derived = GraphIndex(name, ())
         derived._subjects = list(self._subjects)  # the columns' references, not the terms
         derived._predicates = list(self._predicates)
@@ -258,9 +258,6 @@ class GraphIndex:
         predicates, objects = self._predicates, self._objects
         return [i for i in _positions_of(self._out, s)
                 if predicates[i] == p and objects[i] == o]
-
-    def _holds(self, statement: Statement) -> bool:
-        return bool(self._positions(*statement))
 
     def _drop(self, statement: Statement) -> list[int]:
         """Remove one statement from the lookups, replacing the entries it touches; its
