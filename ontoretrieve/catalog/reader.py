@@ -34,6 +34,7 @@ from ontoretrieve.rdf.graph_index import (
     is_standard,
     reference_targets,
 )
+from ontoretrieve.rdf.merged_memo import MergedLookups
 from ontoretrieve.rdf.vocab import (
     CLASS_TYPE_NODES,
     OWNER_PREDICATE,
@@ -144,6 +145,8 @@ class CatalogReader:
         self.merge_cache_size = merge_cache_size
         self._graphs: OrderedDict[str, GraphIndex] = OrderedDict()
         self._merged: OrderedDict[frozenset[str], WorkingGraph] = OrderedDict()
+        self._lookups = MergedLookups()
+        """Merged neighbour lists shared by all views (each retrieval's set differs)."""
         self._pending: dict[str, Sequence[ox.Triple]] = {}
         """The triples of the version an apply just wrote, until first read (at most one)."""
         self._versions: list[OntologyVersion] | None = None
@@ -156,7 +159,7 @@ class CatalogReader:
         other = CatalogReader(self.store, catalog=self.catalog,
                               cache_triples=self.cache_triples,
                               merge_cache_size=self.merge_cache_size)
-        other._graphs, other._merged = self._graphs, self._merged
+        other._graphs, other._merged, other._lookups = self._graphs, self._merged, self._lookups
         other._pending = self._pending
         return other
 
@@ -253,7 +256,7 @@ class CatalogReader:
             access.merge_cache_hits += 1
             return cached
         access.merge_cache_misses += 1
-        view = WorkingGraph([self.graph(h, access) for h in sorted(key)])
+        view = WorkingGraph([self.graph(h, access) for h in sorted(key)], self._lookups)
         self._merged[key] = view
         while len(self._merged) > self.merge_cache_size:
             self._merged.popitem(last=False)

@@ -26,6 +26,7 @@ from typing import TypeAlias
 
 import pyoxigraph as ox
 
+from ontoretrieve.rdf.merged_memo import MergedLookups
 from ontoretrieve.rdf.vocab import (
     DOMAIN_RANGE_PREDICATES,
     HIERARCHY_PREDICATES,
@@ -355,12 +356,15 @@ def _forget(lookup: dict[Node, bytes], node: Node, positions: list[int]) -> None
 class WorkingGraph:
     """The union of several ontology versions, as a view (nothing is copied).
 
-    Lookups are memoized per node: the view is cached across retrievals, and
-    the same hub terms are looked up unit after unit.
+    Lookups are memoized per node for the life of the view; a node several
+    versions hold is merged once per set of holders in ``merged`` (given by the
+    catalog reader, shared by its views: each retrieval makes a view of its own).
     """
 
-    def __init__(self, parts: Sequence[GraphIndex]) -> None:
+    def __init__(self, parts: Sequence[GraphIndex], merged: MergedLookups | None = None
+                 ) -> None:
         self.parts = tuple(parts)
+        self.merged = merged if merged is not None else MergedLookups()
         self.headers: set[Node] = set().union(*(p.headers for p in self.parts))
         self._out: dict[Node, list[tuple[ox.NamedNode, Term]]] = {}
         self._in: dict[Node, list[tuple[Node, ox.NamedNode]]] = {}
@@ -404,8 +408,8 @@ class WorkingGraph:
             if len(holders) == 1:
                 found = holders[0].canonical_out(node)
             else:
-                found = _sorted_out((e for part in holders for e in part.out(node)),
-                                    self._shape)
+                found = self.merged.get("out", node, tuple(p.name for p in holders), lambda: (
+                    _sorted_out((e for part in holders for e in part.out(node)), self._shape)))
             self._out[node] = found
         return found
 
@@ -417,8 +421,9 @@ class WorkingGraph:
             if len(holders) == 1:
                 found = holders[0].canonical_incoming(node)
             else:
-                found = _sorted_in((e for part in holders for e in part.incoming(node)),
-                                   self._shape)
+                found = self.merged.get("in", node, tuple(p.name for p in holders), lambda: (
+                    _sorted_in((e for part in holders for e in part.incoming(node)),
+                               self._shape)))
             self._in[node] = found
         return found
 

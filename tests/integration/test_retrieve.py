@@ -133,6 +133,17 @@ def test_graph_and_merge_caches_are_hit_the_second_time(retriever: Retriever) ->
     assert again.metrics.catalog_graph_cache_misses == 0
 
 
+def test_views_of_different_version_sets_share_one_memo_of_merges(
+        indexed: tuple[Settings, OxigraphStore]) -> None:
+    _, store = indexed
+    reader = CatalogReader(store)
+    hashes = [v.content_hash for v in reader.versions()]
+    first = reader.merged(hashes, CatalogAccess())
+    second = reader.merged(hashes[1:], CatalogAccess())
+    assert first is not second and first.merged is second.merged
+    assert reader.renewed().merged(hashes[:1], CatalogAccess()).merged is first.merged
+
+
 def test_pushdown_cuts_a_smaller_working_graph(retriever: Retriever) -> None:
     pushed = variant(retriever, expand={"candidate_pushdown": True})
     on, off = pushed.retrieve(TEXT, Mode.VECTOR), retriever.retrieve(TEXT, Mode.VECTOR)
