@@ -1,4 +1,4 @@
-"""Merged neighbour lists are shared by views holding a node in the same versions, and only those."""
+"""Merged neighbour lists are shared by views holding a node in the same versions, only those."""
 
 from __future__ import annotations
 
