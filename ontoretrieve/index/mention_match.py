@@ -130,6 +130,10 @@ class Mention:
     (None: a form matched)."""
     outranked: bool = False
     """Other terms this span names fit the text around it better (``pick_senses``)."""
+    misfit: bool = False
+    """The term does not fit the passage around the span (``outrank_misfits``)."""
+    misfit_weight: float = 1.0
+    """The share of its strength a misfit keeps (``mentions.misfit_weight``)."""
 
     @property
     def words(self) -> int:
@@ -149,7 +153,8 @@ class Mention:
         return (KIND_WEIGHTS.get(self.kind, 0.5) * (1.0 + 0.15 * (self.words - 1))
                 / ambiguity * (0.5 if self.contained else 1.0)
                 * (1.5 if self.after_number else 1.0) * (DERIVED_WEIGHT if self.derived else 1.0)
-                * (OUTRANKED_WEIGHT if self.outranked else 1.0))
+                * (OUTRANKED_WEIGHT if self.outranked else 1.0)
+                * (self.misfit_weight if self.misfit else 1.0))
 
 
 def _symbol_like(form: str, tokens: Sequence[Token], kind: str) -> bool:

@@ -29,8 +29,8 @@ from ontoretrieve.index.mention_text import STOPWORDS, fold_word, tokenize
 from ontoretrieve.query.windows import Window
 from ontoretrieve.records import AtomPayload
 
-__all__ = ["dense_span_mentions", "evidence_of", "pick_senses", "span_candidates", "usable",
-           "window_hits"]
+__all__ = ["dense_span_mentions", "evidence_of", "outrank_misfits", "pick_senses",
+           "span_candidates", "usable", "window_hits"]
 
 PayloadKey = tuple[str, str]
 """(iri, ontology hash)."""
@@ -78,6 +78,53 @@ def pick_senses(mentions: Sequence[Mention], windows: Sequence[Window],
         outranked |= {(start, end, key, iri) for iri in near[keep:]}
     return [replace(m, outranked=True) if (m.start, m.end, m.key, m.iri) in outranked else m
             for m in mentions]
+
+
+def outrank_misfits(mentions: Sequence[Mention], windows: Sequence[Window],
+                    window_vectors: Sequence[DenseVector],
+                    term_vectors: Mapping[str, DenseVector], floor: float,
+                    weight: float = 1.0) -> list[Mention]:
+    """Topic fit: a mention is flagged ``misfit`` when its term's core vector has a cosine
+    below ``floor`` with the window the span starts in and no other term of the same
+    ontology fits the text: the word names the term, the passage is about something else
+    ("activity" for radioactivity in a paragraph on gene regulation, "report" for a
+    bibliographic class). An ontology the text is about excuses its generic terms
+    ("human", "adult", "tissue" in a paper on mouse genetics fit their windows poorly,
+    but the taxonomy and anatomy fit elsewhere). A misfit keeps ``weight`` of its
+    strength. Spans right after a number (a quantity's unit, named on purpose) fit, and
+    terms without a vector are never flagged; ``floor`` 0 flags nothing.
+
+    >>> from ontoretrieve.index.mention_match import Mention
+    >>> def named(iri, ontology):
+    ...     return Mention(iri, ontology, 0, 8, "activity", "activity", "activ", "label",
+    ...                    True, 1)
+    >>> ms = [named("x:radioactivity", "quantities"), named("x:enzyme_activity", "biology"),
+    ...       named("x:human", "taxa"), named("x:mouse", "taxa")]
+    >>> vectors = {"x:radioactivity": np.array([0.0, 1.0]),
+    ...            "x:enzyme_activity": np.array([0.8, 0.6]),
+    ...            "x:human": np.array([0.05, 1.0]), "x:mouse": np.array([0.6, 0.8])}
+    >>> fitted = outrank_misfits(ms, [Window(0, "activity", 0, 8)], [np.array([1.0, 0.0])],
+    ...                          vectors, floor=0.1)
+    >>> [(m.iri, m.misfit) for m in fitted]
+    [('x:radioactivity', True), ('x:enzyme_activity', False), ('x:human', False), \
+('x:mouse', False)]
+    """
+    if floor <= 0 or not windows:
+        return list(mentions)
+    poor: set[int] = set()
+    fitting: dict[str, set[str]] = {}  # ontology version -> its terms that fit
+    for i, m in enumerate(mentions):
+        vector = term_vectors.get(m.iri)
+        if vector is None:
+            continue
+        if not m.after_number and float(np.dot(
+                window_vectors[_window_at(windows, m.start)], vector)) < floor:
+            poor.add(i)
+        else:
+            fitting.setdefault(m.ontology_hash, set()).add(m.iri)
+    return [replace(m, misfit=True, misfit_weight=weight)
+            if i in poor and not fitting.get(m.ontology_hash, set()) - {m.iri} else m
+            for i, m in enumerate(mentions)]
 
 
 def _window_at(windows: Sequence[Window], offset: int) -> int:
@@ -181,6 +228,6 @@ def evidence_of(mentions: Sequence[Mention], iri: str) -> list[dict[str, object]
                       "kind": m.kind, "exact_case": m.exact_case, "shared_by": m.shared_by,
                       "contained": m.contained, "after_number": m.after_number,
                       "derived": m.derived, "similarity": m.similarity,
-                      "outranked": m.outranked,
+                      "outranked": m.outranked, "misfit": m.misfit,
                       "strength": round(m.strength, 4)})
     return spans

@@ -49,6 +49,7 @@ from ontoretrieve.query.lookup import LookupResult, TermRule, rank_candidates
 from ontoretrieve.query.mention_lane import (
     dense_span_mentions,
     evidence_of,
+    outrank_misfits,
     pick_senses,
     span_candidates,
     usable,
@@ -59,6 +60,8 @@ from ontoretrieve.query.selection import (
     cap_never_binds,
     evidence_first,
     evidence_tier,
+    mark_misfits,
+    misfits_only,
     select_seeds,
 )
 from ontoretrieve.query.windows import Window, has_words, make_windows_with_metrics
@@ -182,7 +185,8 @@ class SeedRetriever:
         selected, counts = select_seeds(fused, len(windows), _cut_settings(s, scope),
                                         best_attainable(s.fusion),
                                         vectors=self.index.core_vectors)
-        signalled, rules = self._lexical_rules(selected, text, hashes)
+        signalled, rules = self._lexical_rules(mark_misfits(selected, misfits_only(mentions)),
+                                               text, hashes)
         clock.lap("seeds")
         funnel = SeedFunnel(
             windows_built=window_metrics.windows_built, windows=window_metrics.windows_kept,
@@ -203,7 +207,7 @@ class SeedRetriever:
         spans added when on), every window's hits per lane, and the hits per lane."""
         s = self.settings
         mentions = self.mentions(text, scope)
-        if s.mentions.senses and lanes.dense_queries:
+        if (s.mentions.senses or s.mentions.fit_floor) and lanes.dense_queries:
             mentions = self._pick_senses(mentions, windows, lanes.dense_queries)
         if s.mentions.dense_spans and s.mentions.enabled and s.fusion.mention_weight > 0:
             mentions = mentions + self._dense_spans(text, mentions, hashes, prepared)
@@ -239,14 +243,20 @@ class SeedRetriever:
 
     def _pick_senses(self, mentions: list[Mention], windows: Sequence[Window],
                      window_vectors: Sequence[DenseVector]) -> list[Mention]:
-        """Outrank the terms of an ambiguous span that fit its window worse."""
+        """Outrank the terms of an ambiguous span that fit its window worse, then every
+        term that fits its window below the topic floor."""
         m = self.settings.mentions
-        ambiguous = sorted({x.iri for x in mentions if x.shared_by > m.senses})
-        if not ambiguous:
+        wanted = {x.iri for x in mentions if m.senses and x.shared_by > m.senses}
+        if m.fit_floor:
+            wanted |= {x.iri for x in mentions if not x.after_number}
+        if not wanted:
             return mentions
-        return pick_senses(mentions, windows, window_vectors,
-                           self.index.core_vectors(ambiguous), m.senses,
-                           m.senses_after_numbers)
+        vectors = self.index.core_vectors(sorted(wanted))
+        if m.senses:
+            mentions = pick_senses(mentions, windows, window_vectors, vectors, m.senses,
+                                   m.senses_after_numbers)
+        return outrank_misfits(mentions, windows, window_vectors, vectors, m.fit_floor,
+                               m.misfit_weight)
 
     def _dense_spans(self, text: str, mentions: Sequence[Mention],
                      scope: Sequence[str] | None, prepared: PreparedQueries) -> list[Mention]:

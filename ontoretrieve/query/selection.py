@@ -19,11 +19,13 @@ import numpy as np
 import numpy.typing as npt
 
 from ontoretrieve.backends.vector_index import Lane
+from ontoretrieve.index.mention_match import Mention
 from ontoretrieve.query.fusion import FusedHit, LaneEvidence
 from ontoretrieve.records import AtomPayload, SeedOrigin, SelectionCounts
 from ontoretrieve.settings.groups import MergeMode, SeedCut, SeedSettings, WindowSettings
 
 __all__ = [
+    "MISFIT_NOTE",
     "MergedTerm",
     "Seed",
     "SeedOrigin",
@@ -32,7 +34,9 @@ __all__ = [
     "evidence_cut",
     "evidence_first",
     "evidence_tier",
+    "mark_misfits",
     "merge_windows",
+    "misfits_only",
     "select_seeds",
 ]
 
@@ -228,15 +232,33 @@ def evidence_first(seeds: Sequence[Seed], settings: SeedSettings) -> list[Seed]:
     return sorted(seeds, key=lambda seed: evidence_tier(seed, settings))
 
 
+MISFIT_NOTE = "named only off the topic"
+"""The note of a seed every mention of which is a misfit (``mentions.fit_floor``)."""
+
+
+def misfits_only(mentions: Sequence[Mention]) -> frozenset[str]:
+    """The terms every mention of which is a misfit (``outrank_misfits``)."""
+    fitting = {m.iri for m in mentions if not m.misfit}
+    return frozenset(m.iri for m in mentions if m.misfit and m.iri not in fitting)
+
+
+def mark_misfits(seeds: Sequence[Seed], misfits: frozenset[str]) -> list[Seed]:
+    """Seeds named only by misfits carry ``MISFIT_NOTE``: their mentions do not put them
+    in the first evidence tier."""
+    return [replace(s, notes=(*s.notes, MISFIT_NOTE)) if s.iri in misfits else s
+            for s in seeds]
+
+
 def evidence_tier(seed: Seed, settings: SeedSettings) -> int:
-    """0: a strong mention names the seed; 1: lanes agree on it or an exact lexical rule
-    (trigger, unit signal) added it; 2: its score alone. Context budgets spend by it.
+    """0: a strong mention that fits the passage names the seed; 1: lanes agree on it or an
+    exact lexical rule (trigger, unit signal) added it; 2: its score alone. Context
+    budgets spend by it.
 
     >>> evidence_tier(Seed("d", 0.5, SeedOrigin.RETRIEVED, {},
     ...               evidence=((0, LaneEvidence(Lane.CORE, 1, 0.8)),)), SeedSettings())
     2
     """
-    if _named_strongly(seed.evidence, settings):
+    if _named_strongly(seed.evidence, settings) and MISFIT_NOTE not in seed.notes:
         return 0
     if seed.origin is not SeedOrigin.RETRIEVED or _lanes_agree(seed.evidence, settings):
         return 1

@@ -402,6 +402,18 @@ class MentionSettings(_Group):
     """A span naming several terms ("states", "A", "expression") keeps its full strength
     for the ``senses`` terms whose core vectors are nearest the window around it; the
     others are outranked (0: off, every term keeps it)."""
+    fit_floor: float = Field(0.1, ge=0, le=1)
+    """Topic fit: a mention whose term's core vector has a cosine below this with the
+    window around it is a *misfit* (the word names the term, the passage is about
+    something else: "activity" for radioactivity in a text on gene regulation); a term
+    named only by misfits is never in the first evidence tier. Spans right after a
+    number are exempt. 0: off. The cosine is the packaged model's; another embedding
+    model needs its own floor."""
+    misfit_weight: float = Field(0.1, ge=0, le=1)
+    """The share of its strength a misfit keeps: at 0.1 no misfit keeps its term on its
+    own (under the evidence cut's ``seeds.mention_min_strength``), though it still
+    fuses with what the other lanes say; 1 keeps the term as strongly named and only
+    orders it after the terms that fit."""
     elliptic: bool = True
     """Words that stand for a two-word name owning them in its ontology ("expression" for
     *gene expression*) name that term, weakly (False: only the terms' own forms)."""

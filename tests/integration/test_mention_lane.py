@@ -16,6 +16,7 @@ from ontoretrieve.index.mention_match import keyed_forms
 from ontoretrieve.index.state import IndexState
 from ontoretrieve.query.seeder import SeedRetriever
 from ontoretrieve.settings import Settings, load_settings
+from ontoretrieve.settings.groups import SeedSettings
 
 pytestmark = pytest.mark.integration
 
@@ -187,3 +188,56 @@ def test_a_scoped_query_seeds_only_from_the_named_ontologies(
             assert {p["ontology_hash"] for p in scoped_payloads} == {content_hash}
     finally:
         retriever.close()
+
+
+PREFIXES = """@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix skos: <http://www.w3.org/2004/02/skos/core#> .
+"""
+QUANTITIES = PREFIXES + """@prefix q: <http://example.org/quantities#> .
+q:Activity a owl:Class ; rdfs:label "Activity"@en ;
+    skos:definition '''The number of radioactive nuclear decays of a radionuclide per unit
+        time, measured in becquerel.'''@en .
+q:Becquerel a owl:Class ; rdfs:label "becquerel"@en ;
+    skos:definition "The SI unit of radioactivity: one nuclear decay per second."@en .
+"""
+BIOLOGY = PREFIXES + """@prefix b: <http://example.org/biology#> .
+b:GeneExpression a owl:Class ; rdfs:label "gene expression"@en ;
+    skos:definition '''The process by which a gene's sequence is transcribed and
+        translated into a gene product.'''@en .
+b:Liver a owl:Class ; rdfs:label "liver"@en ;
+    skos:definition "An organ of vertebrates that metabolizes nutrients and detoxifies blood."@en .
+"""
+
+
+def test_a_word_naming_a_term_off_the_topic_is_a_misfit(
+        tmp_path: Path, real_embedder: FastEmbedder) -> None:
+    folder = tmp_path / "catalog"
+    folder.mkdir()
+    (folder / "quantities.ttl").write_text(QUANTITIES)
+    (folder / "biology.ttl").write_text(BIOLOGY)
+    texts = ["Gene expression in the liver rose, and so did the activity of its cells.",
+             "Liver cells took up a tracer of 5 becquerel."]
+    found: dict[str, dict[str, tuple[dict[str, Any], int]]] = {}
+    for name, mentions in (("on", {}), ("off", {"fit_floor": 0.0}),
+                           ("demoted", {"misfit_weight": 1.0})):
+        settings = settings_for(tmp_path / name, mentions=mentions)
+        sync_index(settings, OxigraphStore.in_memory(), catalog_path=folder,
+                   embedder=real_embedder)
+        retriever = SeedRetriever.open(settings, embedder=real_embedder)
+        try:
+            found[name] = {s.iri.split("#")[1]: (s.mentions[0], s.evidence_tier)
+                           for text in texts for s in retriever.seeds(text).seeds
+                           if s.mentions}
+        finally:
+            retriever.close()
+    on, off, demoted = found["on"], found["off"], found["demoted"]
+    # radioactivity does not fit a passage on livers and genes: too weak to keep its term
+    # alone (kept here by the dense lanes of a four-term catalog), never first
+    assert on["Activity"][0]["misfit"] and on["Activity"][1] > 0
+    assert on["Activity"][0]["strength"] < SeedSettings().mention_min_strength
+    assert demoted["Activity"][0]["strength"] == 1.0 and demoted["Activity"][1] > 0
+    assert not off["Activity"][0]["misfit"] and off["Activity"][1] == 0
+    # the topic's own terms, and a unit right after a number (named on purpose), fit
+    for term in ("GeneExpression", "Liver", "Becquerel"):
+        assert not on[term][0]["misfit"] and on[term][1] == 0, term
