@@ -131,7 +131,7 @@ class Mention:
     outranked: bool = False
     """Other terms this span names fit the text around it better (``pick_senses``)."""
     misfit: bool = False
-    """The term does not fit the passage around the span (``outrank_misfits``)."""
+    """The term does not fit the passage around the span (``flag_misfits``)."""
     misfit_weight: float = 1.0
     """The share of its strength a misfit keeps (``mentions.misfit_weight``)."""
 

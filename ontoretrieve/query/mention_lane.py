@@ -29,7 +29,7 @@ from ontoretrieve.index.mention_text import STOPWORDS, fold_word, tokenize
 from ontoretrieve.query.windows import Window
 from ontoretrieve.records import AtomPayload
 
-__all__ = ["dense_span_mentions", "evidence_of", "outrank_misfits", "pick_senses",
+__all__ = ["dense_span_mentions", "evidence_of", "flag_misfits", "pick_senses",
            "span_candidates", "usable", "window_hits"]
 
 PayloadKey = tuple[str, str]
@@ -80,7 +80,7 @@ def pick_senses(mentions: Sequence[Mention], windows: Sequence[Window],
             for m in mentions]
 
 
-def outrank_misfits(mentions: Sequence[Mention], windows: Sequence[Window],
+def flag_misfits(mentions: Sequence[Mention], windows: Sequence[Window],
                     window_vectors: Sequence[DenseVector],
                     term_vectors: Mapping[str, DenseVector], floor: float,
                     weight: float = 1.0) -> list[Mention]:
@@ -103,7 +103,7 @@ def outrank_misfits(mentions: Sequence[Mention], windows: Sequence[Window],
     >>> vectors = {"x:radioactivity": np.array([0.0, 1.0]),
     ...            "x:enzyme_activity": np.array([0.8, 0.6]),
     ...            "x:human": np.array([0.05, 1.0]), "x:mouse": np.array([0.6, 0.8])}
-    >>> fitted = outrank_misfits(ms, [Window(0, "activity", 0, 8)], [np.array([1.0, 0.0])],
+    >>> fitted = flag_misfits(ms, [Window(0, "activity", 0, 8)], [np.array([1.0, 0.0])],
     ...                          vectors, floor=0.1)
     >>> [(m.iri, m.misfit) for m in fitted]
     [('x:radioactivity', True), ('x:enzyme_activity', False), ('x:human', False), \

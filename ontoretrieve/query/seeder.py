@@ -49,7 +49,7 @@ from ontoretrieve.query.lookup import LookupResult, TermRule, rank_candidates
 from ontoretrieve.query.mention_lane import (
     dense_span_mentions,
     evidence_of,
-    outrank_misfits,
+    flag_misfits,
     pick_senses,
     span_candidates,
     usable,
@@ -208,7 +208,7 @@ class SeedRetriever:
         s = self.settings
         mentions = self.mentions(text, scope)
         if (s.mentions.senses or s.mentions.fit_floor) and lanes.dense_queries:
-            mentions = self._pick_senses(mentions, windows, lanes.dense_queries)
+            mentions = self._fit_to_context(mentions, windows, lanes.dense_queries)
         if s.mentions.dense_spans and s.mentions.enabled and s.fusion.mention_weight > 0:
             mentions = mentions + self._dense_spans(text, mentions, hashes, prepared)
         per_window = lanes.per_window
@@ -241,10 +241,10 @@ class SeedRetriever:
                            "case_demoted": demoted, "case_dropped": dropped,
                            "added_by_unit_signals": by_signals}
 
-    def _pick_senses(self, mentions: list[Mention], windows: Sequence[Window],
+    def _fit_to_context(self, mentions: list[Mention], windows: Sequence[Window],
                      window_vectors: Sequence[DenseVector]) -> list[Mention]:
-        """Outrank the terms of an ambiguous span that fit its window worse, then every
-        term that fits its window below the topic floor."""
+        """Senses and topic fit: outrank the terms of an ambiguous span that fit its window
+        worse, then flag the misfits (``flag_misfits``)."""
         m = self.settings.mentions
         wanted = {x.iri for x in mentions if m.senses and x.shared_by > m.senses}
         if m.fit_floor:
@@ -255,8 +255,8 @@ class SeedRetriever:
         if m.senses:
             mentions = pick_senses(mentions, windows, window_vectors, vectors, m.senses,
                                    m.senses_after_numbers)
-        return outrank_misfits(mentions, windows, window_vectors, vectors, m.fit_floor,
-                               m.misfit_weight)
+        return flag_misfits(mentions, windows, window_vectors, vectors, m.fit_floor,
+                            m.misfit_weight)
 
     def _dense_spans(self, text: str, mentions: Sequence[Mention],
                      scope: Sequence[str] | None, prepared: PreparedQueries) -> list[Mention]:

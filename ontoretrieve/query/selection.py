@@ -237,14 +237,28 @@ MISFIT_NOTE = "named only off the topic"
 
 
 def misfits_only(mentions: Sequence[Mention]) -> frozenset[str]:
-    """The terms every mention of which is a misfit (``outrank_misfits``)."""
+    """The terms every mention of which is a misfit (``flag_misfits``).
+
+    >>> def named(iri, misfit):
+    ...     return Mention(iri, "h", 0, 4, "cell", "cell", "cell", "label", True, 1,
+    ...                    misfit=misfit)
+    >>> sorted(misfits_only([named("a", True), named("b", True), named("b", False)]))
+    ['a']
+    """
     fitting = {m.iri for m in mentions if not m.misfit}
     return frozenset(m.iri for m in mentions if m.misfit and m.iri not in fitting)
 
 
 def mark_misfits(seeds: Sequence[Seed], misfits: frozenset[str]) -> list[Seed]:
     """Seeds named only by misfits carry ``MISFIT_NOTE``: their mentions do not put them
-    in the first evidence tier."""
+    in the first evidence tier.
+
+    >>> named = Seed("a", 0.5, SeedOrigin.RETRIEVED, {},
+    ...              evidence=((0, LaneEvidence(Lane.MENTION, 1, 1.0)),))
+    >>> marked = mark_misfits([named], frozenset({"a"}))[0]
+    >>> marked.notes, evidence_tier(named, SeedSettings()), evidence_tier(marked, SeedSettings())
+    (('named only off the topic',), 0, 2)
+    """
     return [replace(s, notes=(*s.notes, MISFIT_NOTE)) if s.iri in misfits else s
             for s in seeds]
 

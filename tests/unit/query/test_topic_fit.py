@@ -9,7 +9,7 @@ import numpy as np
 from ontoretrieve.backends.vector_index import Lane
 from ontoretrieve.index.mention_match import Mention
 from ontoretrieve.query.fusion import LaneEvidence
-from ontoretrieve.query.mention_lane import outrank_misfits
+from ontoretrieve.query.mention_lane import flag_misfits
 from ontoretrieve.query.selection import (
     Seed,
     SeedOrigin,
@@ -39,7 +39,7 @@ def test_each_mention_is_judged_by_the_window_it_starts_in() -> None:
     mentions = [mention("q:radioactivity", 5, 13), mention("q:radioactivity", 38, 46),
                 mention("b:enzyme_activity", 5, 13), mention("b:enzyme_activity", 38, 46)]
     vectors = {"q:radioactivity": PHYSICS, "b:enzyme_activity": np.array([0.9, 0.1])}
-    fitted = outrank_misfits(mentions, WINDOWS, WINDOW_VECTORS, vectors, floor=0.2)
+    fitted = flag_misfits(mentions, WINDOWS, WINDOW_VECTORS, vectors, floor=0.2)
     assert [(m.iri, m.start, m.misfit) for m in fitted] == [
         ("q:radioactivity", 5, True), ("q:radioactivity", 38, False),
         ("b:enzyme_activity", 5, False), ("b:enzyme_activity", 38, True)]
@@ -52,9 +52,9 @@ def test_an_ontology_the_text_is_about_excuses_its_generic_terms() -> None:
     mentions = [mention("b:gene", 0, 4), mention("b:activity", 5, 13),
                 mention("q:radioactivity", 5, 13)]
     vectors = {"b:gene": BIOLOGY, "b:activity": PHYSICS, "q:radioactivity": PHYSICS}
-    fitted = outrank_misfits(mentions, WINDOWS, WINDOW_VECTORS, vectors, floor=0.2)
+    fitted = flag_misfits(mentions, WINDOWS, WINDOW_VECTORS, vectors, floor=0.2)
     assert [m.misfit for m in fitted] == [False, False, True]
-    alone = outrank_misfits(mentions[1:], WINDOWS, WINDOW_VECTORS, vectors, floor=0.2)
+    alone = flag_misfits(mentions[1:], WINDOWS, WINDOW_VECTORS, vectors, floor=0.2)
     assert [m.misfit for m in alone] == [True, True]
 
 
@@ -62,16 +62,16 @@ def test_units_after_numbers_terms_without_vectors_and_floor_zero_are_left_alone
     unit = mention("q:becquerel", 52, 54, after_number=True)
     unknown = mention("b:no_vector", 0, 4)
     vectors = {"q:becquerel": BIOLOGY}  # a unit's core text rarely resembles its sentence
-    fitted = outrank_misfits([unit, unknown], WINDOWS, WINDOW_VECTORS, vectors, floor=0.5)
+    fitted = flag_misfits([unit, unknown], WINDOWS, WINDOW_VECTORS, vectors, floor=0.5)
     assert not any(m.misfit for m in fitted)
     misfit = mention("x:radioactivity", 5, 13)
-    assert not outrank_misfits([misfit], WINDOWS, WINDOW_VECTORS,
+    assert not flag_misfits([misfit], WINDOWS, WINDOW_VECTORS,
                                {"x:radioactivity": PHYSICS}, floor=0.0)[0].misfit
 
 
 def test_a_misfit_keeps_its_weight_of_strength() -> None:
     def fitted(weight: float) -> Mention:
-        return outrank_misfits([mention("x:radioactivity", 5, 13)], WINDOWS, WINDOW_VECTORS,
+        return flag_misfits([mention("x:radioactivity", 5, 13)], WINDOWS, WINDOW_VECTORS,
                                {"x:radioactivity": PHYSICS}, floor=0.1, weight=weight)[0]
 
     assert fitted(1.0).misfit and fitted(1.0).strength == 1.0
