@@ -81,9 +81,9 @@ def pick_senses(mentions: Sequence[Mention], windows: Sequence[Window],
 
 
 def flag_misfits(mentions: Sequence[Mention], windows: Sequence[Window],
-                    window_vectors: Sequence[DenseVector],
-                    term_vectors: Mapping[str, DenseVector], floor: float,
-                    weight: float = 1.0) -> list[Mention]:
+                 window_vectors: Sequence[DenseVector],
+                 term_vectors: Mapping[str, DenseVector], floor: float,
+                 weight: float = 1.0) -> list[Mention]:
     """Topic fit: a mention is flagged ``misfit`` when its term's core vector has a cosine
     below ``floor`` with the window the span starts in and no other term of the same
     ontology fits the text: the word names the term, the passage is about something else
@@ -104,7 +104,7 @@ def flag_misfits(mentions: Sequence[Mention], windows: Sequence[Window],
     ...            "x:enzyme_activity": np.array([0.8, 0.6]),
     ...            "x:human": np.array([0.05, 1.0]), "x:mouse": np.array([0.6, 0.8])}
     >>> fitted = flag_misfits(ms, [Window(0, "activity", 0, 8)], [np.array([1.0, 0.0])],
-    ...                          vectors, floor=0.1)
+    ...                       vectors, floor=0.1)
     >>> [(m.iri, m.misfit) for m in fitted]
     [('x:radioactivity', True), ('x:enzyme_activity', False), ('x:human', False), \
 ('x:mouse', False)]
@@ -115,10 +115,11 @@ def flag_misfits(mentions: Sequence[Mention], windows: Sequence[Window],
     fitting: dict[str, set[str]] = {}  # ontology version -> its terms that fit
     for i, m in enumerate(mentions):
         vector = term_vectors.get(m.iri)
-        if vector is None:
+        if m.after_number:  # fits without a vector: the caller need not fetch one
+            fitting.setdefault(m.ontology_hash, set()).add(m.iri)
+        elif vector is None:
             continue
-        if not m.after_number and float(np.dot(
-                window_vectors[_window_at(windows, m.start)], vector)) < floor:
+        elif float(np.dot(window_vectors[_window_at(windows, m.start)], vector)) < floor:
             poor.add(i)
         else:
             fitting.setdefault(m.ontology_hash, set()).add(m.iri)

@@ -242,7 +242,7 @@ class SeedRetriever:
                            "added_by_unit_signals": by_signals}
 
     def _fit_to_context(self, mentions: list[Mention], windows: Sequence[Window],
-                     window_vectors: Sequence[DenseVector]) -> list[Mention]:
+                        window_vectors: Sequence[DenseVector]) -> list[Mention]:
         """Senses and topic fit: outrank the terms of an ambiguous span that fit its window
         worse, then flag the misfits (``flag_misfits``)."""
         m = self.settings.mentions

@@ -104,3 +104,13 @@ def test_by_default_fit_is_judged_and_a_misfit_label_cannot_keep_its_term_alone(
     assert defaults.fit_floor > 0
     label_at_most = 1.0 + 0.15 * 3  # a four-word label's strength
     assert defaults.misfit_weight * label_at_most < SeedSettings().mention_min_strength
+
+
+def test_a_unit_after_a_number_shows_its_ontology_is_on_the_topic_without_a_vector() -> None:
+    # "5 Bq": the quantities ontology is what the sentence measures, so its "activity"
+    # is excused; the caller fetched no vector for the unit (it is never judged).
+    mentions = [mention("q:becquerel", 52, 54, after_number=True),
+                mention("q:radioactivity", 5, 13)]
+    fitted = flag_misfits(mentions, WINDOWS, WINDOW_VECTORS, {"q:radioactivity": PHYSICS},
+                          floor=0.2)
+    assert [m.misfit for m in fitted] == [False, False]
