@@ -3,7 +3,8 @@
 Both the defaults and the shipped reference profile are guarded, in one run
 (``--ablation reference`` shares the index and the model).
 
-Indexes benchmarks/smoke/catalog (22 real ontology files, about 8k atoms)
+Indexes benchmarks/smoke/catalog (22 real ontology files, the three large ones
+cut to the units' gold and a share of distractors: 3.6k atoms, about a minute)
 with the packaged model and runs ``bench recall`` on benchmarks/smoke/units.jsonl;
 the recorded value is benchmarks/smoke/baseline.json (re-record it with
 ``python benchmarks/smoke_baseline.py`` when a change moves recall on purpose).
