@@ -123,7 +123,19 @@ def _copy(path: Path, target: Path, gold: set[str], share: float | None, seed: i
         shutil.copyfile(path, target)
         return
     triples = cut(ox.parse(path=path), gold, share, random.Random(f"{seed}:{path.name}"))
-    ox.serialize(triples, target, ox.RdfFormat.TURTLE, prefixes=PREFIXES)
+    ox.serialize(_stable_blank_nodes(triples), target, ox.RdfFormat.TURTLE, prefixes=PREFIXES)
+
+
+def _stable_blank_nodes(triples: list[ox.Triple]) -> list[ox.Triple]:
+    """Blank nodes renamed in order of appearance (the parser names them at random)."""
+    names: dict[ox.BlankNode, ox.BlankNode] = {}
+
+    def stable(term: Any) -> Any:
+        if isinstance(term, ox.BlankNode):
+            return names.setdefault(term, ox.BlankNode(f"b{len(names)}"))
+        return term
+
+    return [ox.Triple(stable(t.subject), t.predicate, stable(t.object)) for t in triples]
 
 
 def main() -> None:
