@@ -34,6 +34,7 @@ __all__ = [
     "evidence_cut",
     "evidence_first",
     "evidence_tier",
+    "fit_first",
     "mark_misfits",
     "merge_windows",
     "misfits_only",
@@ -230,6 +231,37 @@ def evidence_first(seeds: Sequence[Seed], settings: SeedSettings) -> list[Seed]:
     ['n', 'd']
     """
     return sorted(seeds, key=lambda seed: evidence_tier(seed, settings))
+
+
+def fit_first(seeds: Sequence[Seed], fits: Mapping[str, float], anchored: frozenset[str],
+              settings: SeedSettings) -> list[Seed]:
+    """Seeds in evidence order, each tier's seeds ordered by how well they fit the text.
+
+    ``fits`` holds each seed's best cosine between a window's query vector and its
+    core vector. Seeds in ``anchored`` (named right after a number: a quantity's unit,
+    whose core text rarely resembles its sentence) and seeds with no fit keep their
+    places; the others are sorted by fit, best first, within their tier, into the places
+    they held. A context budget spends in this order, so a small one goes to the terms
+    the passage is about before the ones a word merely names.
+
+    >>> s = SeedSettings()
+    >>> def named(iri):
+    ...     return Seed(iri, 0.5, SeedOrigin.RETRIEVED, {},
+    ...                 evidence=((0, LaneEvidence(Lane.MENTION, 1, 0.9)),))
+    >>> seeds = [named("off"), named("unit"), named("on")]
+    >>> [x.iri for x in fit_first(seeds, {"off": 0.05, "unit": 0.0, "on": 0.6},
+    ...                           frozenset({"unit"}), s)]
+    ['on', 'unit', 'off']
+    """
+    ordered = evidence_first(seeds, settings)
+    places = [i for i, seed in enumerate(ordered)
+              if seed.iri in fits and seed.iri not in anchored]
+    moved = sorted(places, key=lambda i: (evidence_tier(ordered[i], settings),
+                                          -fits[ordered[i].iri]))
+    result = list(ordered)
+    for place, source in zip(places, moved, strict=True):
+        result[place] = ordered[source]
+    return result
 
 
 MISFIT_NOTE = "named only off the topic"

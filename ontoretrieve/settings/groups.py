@@ -351,6 +351,11 @@ class SeedSettings(_Group):
     """Evidence cut: seeds are ordered by the kind of evidence that kept them (a mention,
     then lanes agreeing, then the score alone), by score within each kind, so the top
     of the list is what the text names."""
+    fit_order: bool = True
+    """With ``evidence_first``: within each kind of evidence, seeds by how well their core
+    vector fits the text (the best cosine with a window's query vector), not by score;
+    seeds named right after a number keep their places (a unit's core text rarely
+    resembles its sentence)."""
     evidence_ratio: float = Field(0.5, ge=0, le=1)
     """Evidence cut: a fused score at least this share of the best in the same window
     keeps a term."""

@@ -1,9 +1,11 @@
 """Probe: elliptic mentions the lexical cohesion rule drops, and how well their term fits.
 
 An elliptic form ("expression" for *gene expression*) counts only where the text uses the
-name's other word too. This probe keeps the ones that rule drops, records for each the
-cosine between its window's query vector and its term's core vector, and whether the
-term is gold, on the CRAFT rows of a ``bench recall`` run (text and gold), defaults:
+name's other word too. This probe keeps the ones that rule drops and records for each the
+cosine between its window's query vector and its term's core vector, how many other terms
+of its ontology the text names by their own forms and that fit their windows (cosine >=
+0.1, the topic-fit floor), and whether the term is gold, on the CRAFT rows of a ``bench
+recall`` run (text and gold), with the defaults:
 
     python elliptic_probe.py RUN.jsonl DATA_DIR OUT.json
 """
@@ -38,12 +40,24 @@ original = seeder_module.SeedRetriever._with_mentions
 def recording(self, text, scope, hashes, windows, lanes, prepared):  # type: ignore[no-untyped-def]
     found = original(self, text, scope, hashes, windows, lanes, prepared)
     mentions = [m for m in found[0] if (m.iri, m.start, m.end) in dropped]
-    vectors = self.index.core_vectors(sorted({m.iri for m in mentions})) if mentions else {}
+    if not mentions or not lanes.dense_queries:
+        return found
+    others = [m for m in found[0] if (m.iri, m.start, m.end) not in dropped
+              and m.kind != "elliptic" and not m.contained]
+    vectors = self.index.core_vectors(sorted({m.iri for m in mentions + others}))
+
+    def cos(m):  # type: ignore[no-untyped-def]
+        return float(np.dot(lanes.dense_queries[_window_at(windows, m.start)], vectors[m.iri]))
+
+    fitting: dict[str, set[str]] = {}  # ontology -> its terms named by own forms that fit
+    for m in others:
+        if m.after_number or (m.iri in vectors and cos(m) >= 0.1):
+            fitting.setdefault(m.ontology_hash, set()).add(m.iri)
     for m in mentions:
-        if m.iri in vectors and lanes.dense_queries:
-            window = lanes.dense_queries[_window_at(windows, m.start)]
-            captured.append({"iri": m.iri, "text": m.text, "form": m.form,
-                             "cos": float(np.dot(window, vectors[m.iri]))})
+        if m.iri in vectors:
+            captured.append({"iri": m.iri, "text": m.text, "form": m.form, "cos": cos(m),
+                             "ontology_fits": len(fitting.get(m.ontology_hash, set())
+                                                  - {m.iri})})
     return found
 
 
