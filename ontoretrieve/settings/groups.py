@@ -349,8 +349,8 @@ class SeedSettings(_Group):
     """``evidence``: keep what the evidence supports; ``cap``: the reference cut."""
     evidence_first: bool = True
     """Evidence cut: seeds are ordered by the kind of evidence that kept them (a mention,
-    then lanes agreeing, then the score alone), by score within each kind, so the top
-    of the list is what the text names."""
+    then lanes agreeing, then the score alone), within each kind by topic fit
+    (``fit_order``) or by score, so the top of the list is what the text names."""
     fit_order: bool = True
     """With ``evidence_first``: within each kind of evidence, seeds by how well their core
     vector fits the text (the best cosine with a window's query vector), not by score;
