@@ -265,6 +265,10 @@ class SeedEvidence(_Record):
     evidence_tier: int = 1
     """0: a strong mention names it; 1: lanes agree or an exact lexical rule matched;
     2: its score alone. A context budget is spent on lower tiers first."""
+    fit: float | None = None
+    """How well the term fits the text: the best cosine between a window's query vector
+    and its core vector, which orders the seeds within a tier (``seeds.fit_order``;
+    None when not computed: the order is by score)."""
 
 
 class SyncReport(BaseModel):

@@ -46,7 +46,8 @@ def evidence_from_payload(payload: AtomPayload, *, score: float, origin: SeedOri
                           role: str | None = None, fused_score: float | None = None,
                           windows: Sequence[int] = (), lanes: Sequence[LaneRank] = (),
                           mentions: Sequence[dict[str, object]] = (),
-                          notes: Sequence[str] = (), evidence_tier: int = 1) -> SeedEvidence:
+                          notes: Sequence[str] = (), evidence_tier: int = 1,
+                          fit: float | None = None) -> SeedEvidence:
     """Seed evidence for the payload's term; ``role`` overrides the payload's."""
     return SeedEvidence(
         iri=payload["iri"], score=score, origin=origin,
@@ -55,4 +56,4 @@ def evidence_from_payload(payload: AtomPayload, *, score: float, origin: SeedOri
         ontology_hash=payload.get("ontology_hash", ""),
         role=role or payload.get("role", "resource"), fused_score=fused_score,
         windows=list(windows), lanes=list(lanes), mentions=list(mentions), notes=list(notes),
-        evidence_tier=evidence_tier)
+        evidence_tier=evidence_tier, fit=None if fit is None else round(fit, 6))

@@ -189,8 +189,8 @@ class SeedRetriever:
                                         vectors=self.index.core_vectors)
         signalled, rules = self._lexical_rules(mark_misfits(selected, misfits_only(mentions)),
                                                text, hashes)
-        signalled = self._in_evidence_order(signalled, mentions, lanes.dense_queries,
-                                            scoped=scope is not None)
+        signalled, fits = self._in_evidence_order(signalled, mentions, lanes.dense_queries,
+                                                  scoped=scope is not None)
         clock.lap("seeds")
         funnel = SeedFunnel(
             windows_built=window_metrics.windows_built, windows=window_metrics.windows_kept,
@@ -198,8 +198,8 @@ class SeedRetriever:
             query_sequence_limit=window_metrics.query_sequence_limit,
             hits_per_lane=hits_per_lane, **counts.model_dump(), **rules,
             final_seeds=len(signalled))
-        return SeedResult(seeds=[_evidence(seed, mentions, evidence_tier(seed, s.seeds))
-                                 for seed in signalled],
+        return SeedResult(seeds=[_evidence(seed, mentions, evidence_tier(seed, s.seeds),
+                                           fits.get(seed.iri)) for seed in signalled],
                           funnel=funnel, seconds={k: round(v, 5) for k, v in clock.laps.items()})
 
     def _with_mentions(self, text: str, scope: Collection[str] | None,
@@ -244,20 +244,23 @@ class SeedRetriever:
                            "added_by_unit_signals": by_signals}
 
     def _in_evidence_order(self, seeds: list[Seed], mentions: Sequence[Mention],
-                           window_vectors: Sequence[DenseVector], *, scoped: bool) -> list[Seed]:
+                           window_vectors: Sequence[DenseVector], *, scoped: bool
+                           ) -> tuple[list[Seed], dict[str, float]]:
         """Evidence cut: seeds by kind of evidence, then by topic fit (``fit_first``) or
-        score; the reference cut keeps its order. A scoped query keeps the score order:
+        score, with the fits it used; the reference cut keeps its order. A scoped query
+        keeps the score order:
         the ontologies it names are its topic already (measured: ordering Text2KGBench's
         scoped sentences by fit lost 3 points of recall within 500 tokens)."""
         s = self.settings.seeds
         if s.cut is not SeedCut.EVIDENCE or not s.evidence_first:
-            return seeds
+            return seeds, {}
         if not s.fit_order or scoped or not seeds or not window_vectors:
-            return evidence_first(seeds, s)
+            return evidence_first(seeds, s), {}
         vectors = self.index.core_vectors([seed.iri for seed in seeds])
         fits = {iri: max(float(np.dot(window, vector)) for window in window_vectors)
                 for iri, vector in vectors.items()}
-        return fit_first(seeds, fits, frozenset(m.iri for m in mentions if m.after_number), s)
+        anchored = frozenset(m.iri for m in mentions if m.after_number)
+        return fit_first(seeds, fits, anchored, s), fits
 
     def _fit_to_context(self, mentions: list[Mention], windows: Sequence[Window],
                         window_vectors: Sequence[DenseVector]) -> list[Mention]:
@@ -421,11 +424,13 @@ def _no_funnel() -> SeedFunnel:
                       added_by_unit_signals=0, final_seeds=0)
 
 
-def _evidence(seed: Seed, mentions: Sequence[Mention], tier: int) -> SeedEvidence:
+def _evidence(seed: Seed, mentions: Sequence[Mention], tier: int, fit: float | None
+              ) -> SeedEvidence:
     return evidence_from_payload(
         seed.payload, score=round(seed.score, 6), origin=seed.origin, role=seed.role,
         fused_score=None if seed.fused_score is None else round(seed.fused_score, 6),
         windows=seed.windows,
         lanes=[LaneRank(window=w, lane=e.lane.value, rank=e.rank,
                         raw_score=round(e.raw_score, 6)) for w, e in seed.evidence],
-        mentions=evidence_of(mentions, seed.iri), notes=seed.notes, evidence_tier=tier)
+        mentions=evidence_of(mentions, seed.iri), notes=seed.notes, evidence_tier=tier,
+        fit=fit)

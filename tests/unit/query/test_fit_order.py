@@ -69,7 +69,9 @@ def _ordered(settings: SeedSettings, *, scoped: bool = False) -> list[str]:
                               "gene": np.array([1.0, 0.0])})
     seeds = [seed("report", 0.9, NAMED), seed("gene", 0.4, NAMED)]
     windows = [np.array([0.6, 0.8]), np.array([1.0, 0.0])]  # best fits: 0.8 and 1.0
-    return [s.iri for s in retriever._in_evidence_order(seeds, [], windows, scoped=scoped)]
+    ordered, fits = retriever._in_evidence_order(seeds, [], windows, scoped=scoped)
+    assert set(fits) == ({"report", "gene"} if fits else set())
+    return [s.iri for s in ordered]
 
 
 def test_the_seeder_orders_by_the_best_window_unless_scoped_or_turned_off() -> None:
