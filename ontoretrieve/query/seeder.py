@@ -248,9 +248,9 @@ class SeedRetriever:
                            ) -> tuple[list[Seed], dict[str, float]]:
         """Evidence cut: seeds by kind of evidence, then by topic fit (``fit_first``) or
         score, with the fits it used; the reference cut keeps its order. A scoped query
-        keeps the score order:
-        the ontologies it names are its topic already (measured: ordering Text2KGBench's
-        scoped sentences by fit lost 3 points of recall within 500 tokens)."""
+        keeps the score order: the ontologies it names are its topic already (measured:
+        ordering Text2KGBench's scoped sentences by fit lost 3 points of recall within
+        500 tokens)."""
         s = self.settings.seeds
         if s.cut is not SeedCut.EVIDENCE or not s.evidence_first:
             return seeds, {}
