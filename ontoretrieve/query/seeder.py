@@ -179,18 +179,19 @@ class SeedRetriever:
         clock.laps["embedding"] = lanes.embed_seconds
         clock.laps["search"] = lanes.search_seconds
         clock.restart()
-        mentions, per_window, hits_per_lane = self._with_mentions(text, scope, hashes,
-                                                                  windows, lanes, prepared)
+        vectors = CoreVectors(self.index)  # read once for senses, topic fit and fit order
+        mentions, per_window, hits_per_lane = self._with_mentions(
+            text, scope, hashes, windows, lanes, prepared, vectors=vectors)
         clock.lap("mentions")
         fused = [fuse_window(i, per_lane, s.fusion) for i, per_lane in enumerate(per_window)]
         clock.lap("fusion")
         selected, counts = select_seeds(fused, len(windows), _cut_settings(s, scope),
                                         best_attainable(s.fusion),
-                                        vectors=self.index.core_vectors)
+                                        vectors=vectors)
         signalled, rules = self._lexical_rules(mark_misfits(selected, misfits_only(mentions)),
                                                text, hashes)
         signalled, fits = self._in_evidence_order(signalled, mentions, lanes.dense_queries,
-                                                  scoped=scope is not None)
+                                                  scoped=scope is not None, vectors=vectors)
         clock.lap("seeds")
         funnel = SeedFunnel(
             windows_built=window_metrics.windows_built, windows=window_metrics.windows_kept,
@@ -204,7 +205,8 @@ class SeedRetriever:
 
     def _with_mentions(self, text: str, scope: Collection[str] | None,
                        hashes: Sequence[str] | None, windows: Sequence[Window],
-                       lanes: LaneResults, prepared: PreparedQueries
+                       lanes: LaneResults, prepared: PreparedQueries,
+                       vectors: CoreVectors | None = None
                        ) -> tuple[list[Mention], list[dict[Lane, list[LaneHit]]],
                                   dict[str, int]]:
         """The mention lane joined to the vector lanes: its mentions (senses picked, dense
@@ -212,7 +214,8 @@ class SeedRetriever:
         s = self.settings
         mentions = self.mentions(text, scope)
         if (s.mentions.senses or s.mentions.fit_floor) and lanes.dense_queries:
-            mentions = self._fit_to_context(mentions, windows, lanes.dense_queries)
+            mentions = self._fit_to_context(mentions, windows, lanes.dense_queries,
+                                            vectors or CoreVectors(self.index))
         if s.mentions.dense_spans and s.mentions.enabled and s.fusion.mention_weight > 0:
             mentions = mentions + self._dense_spans(text, mentions, hashes, prepared)
         per_window = lanes.per_window
@@ -244,7 +247,8 @@ class SeedRetriever:
                            "added_by_unit_signals": by_signals}
 
     def _in_evidence_order(self, seeds: list[Seed], mentions: Sequence[Mention],
-                           window_vectors: Sequence[DenseVector], *, scoped: bool
+                           window_vectors: Sequence[DenseVector], *, scoped: bool,
+                           vectors: CoreVectors | None = None
                            ) -> tuple[list[Seed], dict[str, float]]:
         """Evidence cut: seeds by kind of evidence, then by topic fit (``fit_first``) or
         score, with the fits it used; the reference cut keeps its order. A scoped query
@@ -256,14 +260,15 @@ class SeedRetriever:
             return seeds, {}
         if not s.fit_order or scoped or not seeds or not window_vectors:
             return evidence_first(seeds, s), {}
-        vectors = self.index.core_vectors([seed.iri for seed in seeds])
+        found = (vectors or CoreVectors(self.index))([seed.iri for seed in seeds])
         fits = {iri: max(float(np.dot(window, vector)) for window in window_vectors)
-                for iri, vector in vectors.items()}
+                for iri, vector in found.items()}
         anchored = frozenset(m.iri for m in mentions if m.after_number)
         return fit_first(seeds, fits, anchored, s), fits
 
     def _fit_to_context(self, mentions: list[Mention], windows: Sequence[Window],
-                        window_vectors: Sequence[DenseVector]) -> list[Mention]:
+                        window_vectors: Sequence[DenseVector], vectors: CoreVectors
+                        ) -> list[Mention]:
         """Senses and topic fit: outrank the terms of an ambiguous span that fit its window
         worse, then flag the misfits (``flag_misfits``)."""
         m = self.settings.mentions
@@ -272,11 +277,11 @@ class SeedRetriever:
             wanted |= {x.iri for x in mentions if not x.after_number}
         if not wanted:
             return mentions
-        vectors = self.index.core_vectors(sorted(wanted))
+        found = vectors(sorted(wanted))
         if m.senses:
-            mentions = pick_senses(mentions, windows, window_vectors, vectors, m.senses,
+            mentions = pick_senses(mentions, windows, window_vectors, found, m.senses,
                                    m.senses_after_numbers)
-        return flag_misfits(mentions, windows, window_vectors, vectors, m.fit_floor,
+        return flag_misfits(mentions, windows, window_vectors, found, m.fit_floor,
                             m.misfit_weight)
 
     def _dense_spans(self, text: str, mentions: Sequence[Mention],
@@ -422,6 +427,34 @@ def _no_funnel() -> SeedFunnel:
                       query_sequence_limit=None, hits_per_lane={}, added_by_triggers=0,
                       raised_by_triggers=0, case_demoted=0, case_dropped=0,
                       added_by_unit_signals=0, final_seeds=0)
+
+
+class CoreVectors:
+    """The core vectors one retrieval reads, each asked of the index once: senses, topic
+    fit, MMR and the fit order all need them, mostly for the same terms.
+
+    >>> class Index:
+    ...     asked = []
+    ...     def core_vectors(self, iris):
+    ...         self.asked.append(list(iris))
+    ...         return {i: i.upper() for i in iris if i != "gone"}
+    >>> index = Index()
+    >>> vectors = CoreVectors(index)  # type: ignore[arg-type]
+    >>> vectors(["a", "gone"]), vectors(["b", "a", "gone"]), index.asked
+    ({'a': 'A'}, {'b': 'B', 'a': 'A'}, [['a', 'gone'], ['b']])
+    """
+
+    def __init__(self, index: VectorIndex) -> None:
+        self._index = index
+        self._asked: set[str] = set()
+        self._found: dict[str, DenseVector] = {}
+
+    def __call__(self, iris: Sequence[str]) -> dict[str, DenseVector]:
+        missing = sorted({iri for iri in iris if iri not in self._asked})
+        if missing:
+            self._found.update(self._index.core_vectors(missing))
+            self._asked.update(missing)
+        return {iri: self._found[iri] for iri in iris if iri in self._found}
 
 
 def _evidence(seed: Seed, mentions: Sequence[Mention], tier: int, fit: float | None
