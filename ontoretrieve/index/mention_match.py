@@ -52,6 +52,7 @@ from ontoretrieve.index.mention_text import (
     is_stopword_phrase,
     root_word,
     tokenize,
+    unit_letter,
 )
 
 __all__ = [
@@ -452,7 +453,7 @@ class MentionDictionary:
             first = starts[end_index - len(key) + 1]
             last = ends[end_index]
             after_number = _after_number(tokens, first)
-            if len(key) == 3 and not (after_number and _unit_spacing(tokens, first)):
+            if len(key) == 3 and not (after_number and unit_letter(tokens, first)):
                 continue  # a one-character symbol names a unit only after a quantity
             start, end = tokens[first].start, tokens[last].end
             span = text[start:end]
@@ -503,20 +504,6 @@ def _after_number(tokens: Sequence[Token], index: int) -> bool:
     if before >= 0 and tokens[before].text in ")]":
         before -= 1
     return before >= 0 and tokens[before].text.isdigit()
-
-
-def _unit_spacing(tokens: Sequence[Token], index: int) -> bool:
-    """A one-character symbol after a number is spaced as a unit: a capital letter glued
-    to the number ("Figure 1A", "3D", "13C", "16S") is a panel, a dimension or an
-    isotope, while SI writes "5 A"; a lower-case or non-letter symbol may be glued
-    ("10m", "31%").
-
-    >>> tokens = tokenize("Figure 1A at 5 A and 10m")
-    >>> [_unit_spacing(tokens, i) for i in (2, 5, 8)]
-    [False, True, True]
-    """
-    symbol, before = tokens[index], tokens[index - 1]
-    return before.end < symbol.start or not symbol.text[:1].isupper()
 
 
 def _same_case(span: str, form: str) -> bool:

@@ -43,6 +43,7 @@ __all__ = [
     "is_stopword_phrase",
     "root_word",
     "tokenize",
+    "unit_letter",
 ]
 
 # Runs of letters (with combining marks), runs of digits, or one other visible character.
@@ -173,3 +174,56 @@ def is_stopword_phrase(keys: Sequence[str]) -> bool:
     (True, False)
     """
     return all(k.casefold() in STOPWORDS for k in keys)
+
+
+_REFERENCE_WORDS = frozenset({
+    "fig", "figs", "figure", "figures", "table", "tables", "panel", "panels", "plate",
+    "plates", "scheme", "schemes", "eq", "eqs", "equation", "equations", "appendix", "movie",
+    "movies", "video", "videos", "supplementary", "suppl", "supp"})
+"""Words a figure, table or equation reference starts with ("Figure 8a,8b", "Eq. 3b")."""
+
+_REFERENCE_CHAIN = frozenset({",", ";", ".", "&", "-", "\u2013", "and", "or", "to"})
+"""What stands between the items of a reference list besides numbers and letters."""
+
+_REFERENCE_REACH = 12
+"""Tokens looked back from a number for the word its reference list starts with."""
+
+
+def unit_letter(tokens: Sequence[Token], index: int) -> bool:
+    """A one-letter token right after a number may name a unit there.
+
+    Not when it is glued to the number and labels something instead: a capital
+    ("Figure 1A", "3D", "13C", "16S": a panel, a dimension, an isotope; SI
+    spaces "5 A"), a panel in a figure, table or equation reference ("Figure
+    8a,8b", "Figs. 3a and 4c") or a citation's year suffix ("et al., 2006a",
+    "Knox 1998b"). A glued lower-case letter elsewhere is a unit ("10m", "1.8g").
+
+    >>> tokens = tokenize("Figure 1A at 5 A and 10m (Figure 8a,8b) after Pagani et al., 2006a")
+    >>> [(tokens[i].text, unit_letter(tokens, i)) for i in (2, 5, 8, 12, 15, 24)]
+    [('A', False), ('A', True), ('m', True), ('a', False), ('b', False), ('a', False)]
+    """
+    letter, number = tokens[index], tokens[index - 1]
+    if index == 0 or number.end < letter.start or not number.text.isdigit():
+        return True  # spaced, or not right after a number: nothing to read from the glue
+    if letter.text[:1].isupper():
+        return False
+    before = _reference_head(tokens, index - 1)
+    if before is None:
+        return True
+    word = before.text.casefold()
+    if word in _REFERENCE_WORDS:
+        return False
+    year = len(number.text) == 4 and 1700 <= int(number.text) <= 2099
+    return not (year and (word == "al" or before.text[:1].isupper()))
+
+
+def _reference_head(tokens: Sequence[Token], index: int) -> Token | None:
+    """The first word before the list of numbers, letters and separators ending at
+    ``index`` (within ``_REFERENCE_REACH`` tokens), or None."""
+    for position in range(index - 1, max(-1, index - 1 - _REFERENCE_REACH), -1):
+        token = tokens[position]
+        text = token.text
+        if text.isdigit() or text in _REFERENCE_CHAIN or (len(text) == 1 and text.isalpha()):
+            continue
+        return token if token.is_word else None
+    return None

@@ -17,6 +17,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 
+from ontoretrieve.index.mention_text import Token, tokenize, unit_letter
 from ontoretrieve.query.selection import Seed, SeedOrigin, with_score
 from ontoretrieve.records import AtomPayload
 from ontoretrieve.settings.groups import SymbolCasePolicy, TriggerFusion, TriggerSettings
@@ -53,10 +54,25 @@ def text_tokens(text: str) -> list[str]:
 
 
 def unit_signal_tokens(text: str) -> list[str]:
-    """Tokens right after a number or a range ("200 kV", "4-15 days"), in text order."""
+    """Tokens right after a number or a range ("200 kV", "4-15 days"), in text order;
+    a one-letter one only where it may be a unit (``unit_letter``: not the panel of
+    "Figure 8b" nor the year suffix of "2006a").
+
+    >>> unit_signal_tokens("5 A (Figure 10A, 8b) 3m after Knox 1998b")
+    ['A', 'm']
+    """
     found = []
+    letters: dict[int, int] | None = None
+    tokens: list[Token] = []
     for match in _UNIT_SIGNAL.finditer(text):
         token = match.group("unit").rstrip("-.")
+        if len(token) == 1 and token.isalpha():
+            if letters is None:  # tokenized once, only for texts with such a letter
+                tokens = tokenize(text)
+                letters = {t.start: i for i, t in enumerate(tokens)}
+            position = letters.get(match.start("unit"))
+            if position is not None and not unit_letter(tokens, position):
+                continue
         if token:
             found.append(token)
     return list(dict.fromkeys(found))

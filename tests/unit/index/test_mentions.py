@@ -20,6 +20,7 @@ from ontoretrieve.index.mention_match import (
 from ontoretrieve.index.mention_text import exact_key, fold_word, root_word, tokenize
 from ontoretrieve.query.fusion import LaneEvidence
 from ontoretrieve.query.lanes import without_numbers
+from ontoretrieve.query.lexical import unit_signal_tokens
 from ontoretrieve.query.mention_lane import evidence_of, pick_senses, usable, window_hits
 from ontoretrieve.query.selection import MergedTerm, evidence_cut, supported
 from ontoretrieve.query.windows import Window
@@ -113,6 +114,21 @@ def test_a_capital_glued_to_a_number_is_no_unit() -> None:
                    ("M", (("metre", "label"), ("m", "symbol"))))
     assert names(d.find("Figure 1A, the 3D scan, 13C")) == []  # panels, dimensions, isotopes
     assert names(d.find("a 5 A current over 10m")) == ["A", "M"]  # SI spacing; glued lower case
+
+
+def test_a_panel_or_a_year_suffix_glued_to_a_number_is_no_unit() -> None:
+    d = dictionary(("BARN", (("barn", "label"), ("b", "symbol"))),
+                   ("M", (("metre", "label"), ("m", "symbol"))))
+    labels = ("(Figure 8a,8b and 9b), as in Fig. S2b, Figs. 3a &3b and Eq. 4b; "
+              "Pagani et al., 2006b; Fripiat et al., 2011a, 2011b; Knox 1998b")
+    assert names(d.find(labels)) == []
+    # The same letters name units where no reference or citation holds them.
+    assert names(d.find("a 10 b cross-section, 3.8m long, at 2000m")) == ["BARN", "M", "M"]
+
+
+def test_unit_signals_skip_panels_and_year_suffixes_like_the_mention_lane() -> None:
+    assert unit_signal_tokens("(Figure 8b, 10A) and Knox 1998b") == []
+    assert unit_signal_tokens("5 A over 10m and 8 b") == ["A", "m", "b"]
 
 
 def test_a_span_naming_several_terms_keeps_the_senses_nearest_its_window() -> None:
