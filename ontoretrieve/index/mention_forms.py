@@ -21,6 +21,10 @@ out); their forms, each with its kind:
 >>> (term,) = term_forms(triples, IndexSettings())
 >>> term.forms
 (('millivolt', 'label'), ('mV', 'symbol'), ('Milli V', 'local_name'))
+
+Each term also says whether it is a unit of measure (``TermForms.unit``), which
+a number before its name decides between ("100 m": the metre, not the mass
+whose symbol is "m" too): see ``unit_terms``.
 """
 
 from __future__ import annotations
@@ -41,12 +45,13 @@ from ontoretrieve.rdf.vocab import (
     OWL_ONTOLOGY_NODE,
     PROVENANCE_PREDICATES,
     RDF_TYPE_NODE,
+    SUBCLASS_OF_NODE,
 )
 from ontoretrieve.settings.groups import IndexSettings
 
-__all__ = ["FORM_SCHEME", "FormKind", "TermForms", "term_forms"]
+__all__ = ["FORM_SCHEME", "FormKind", "TermForms", "term_forms", "unit_terms"]
 
-FORM_SCHEME = "mf-1"
+FORM_SCHEME = "mf-2"
 """Version of the form rules here and of the normalization in ``mention_text``;
 stored with every form file, so a change rebuilds the forms (never the vectors)."""
 
@@ -82,10 +87,20 @@ class TermForms:
     iri: str
     forms: tuple[tuple[str, str], ...]
     """(form, kind) pairs; kinds are ``FormKind`` values."""
+    unit: bool = False
+    """A unit of measure (``unit_terms``)."""
 
 
-def term_forms(triples: Iterable[ox.Triple], index: IndexSettings) -> list[TermForms]:
-    """The forms of every term the atomizer would index, in IRI order."""
+def term_forms(triples: Iterable[ox.Triple], index: IndexSettings,
+               names: Iterable[ox.Triple] = ()) -> list[TermForms]:
+    """The forms of every term the atomizer would index, in IRI order.
+
+    ``names``: statements naming other terms (their labels), read only to tell
+    which terms are units when ``triples`` holds some terms and not their
+    parents (an update's neighbourhood).
+    """
+    triples = list(triples)
+    units = unit_terms([*triples, *names], index.label_predicates)
     kinds = _predicate_kinds(index)
     literals: dict[str, list[tuple[int, str, str]]] = defaultdict(list)
     headers: set[str] = set()
@@ -112,8 +127,51 @@ def term_forms(triples: Iterable[ox.Triple], index: IndexSettings) -> list[TermF
         if local and all(local.casefold() != f.casefold() for f, _ in forms):
             forms.append((local, FormKind.LOCAL_NAME.value))
         if forms:
-            result.append(TermForms(iri, tuple(forms)))
+            result.append(TermForms(iri, tuple(forms), unit=iri in units))
     return result
+
+
+def unit_terms(triples: Iterable[ox.Triple], label_predicates: Sequence[str]) -> set[str]:
+    """The subjects that are units of measure: typed with a class whose name ends in
+    "unit" or says "unit of measure" (``qudt:Unit``, ``qudt:DerivedUnit``, ``om:Unit``,
+    ``saref:UnitOfMeasure``), or subclasses of a class so named or labelled (UO's
+    "length unit"). How unit vocabularies model a unit, read without knowing them.
+
+    >>> data = b'''@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+    ... <http://x/M> a <http://qudt.org/schema/qudt/Unit> .
+    ... <http://x/Mass> a <http://qudt.org/schema/qudt/QuantityKind> .
+    ... <http://x/UO_1> rdfs:label "length unit" . <http://x/UO_8> rdfs:subClassOf <http://x/UO_1> .
+    ... <http://x/UO_2> rdfs:label "prefix" . <http://x/UO_9> rdfs:subClassOf <http://x/UO_2> .'''
+    >>> sorted(unit_terms([q.triple for q in ox.parse(data, format=ox.RdfFormat.TURTLE)],
+    ...                   ["http://www.w3.org/2000/01/rdf-schema#label"]))
+    ['http://x/M', 'http://x/UO_8']
+    """
+    labelled = frozenset(label_predicates)
+    classes: dict[str, list[str]] = defaultdict(list)  # subject -> its types and parents
+    labels: dict[str, list[str]] = defaultdict(list)
+    for t in triples:
+        if not isinstance(t.subject, ox.NamedNode):
+            continue
+        if t.predicate in (RDF_TYPE_NODE, SUBCLASS_OF_NODE) and isinstance(
+                t.object, ox.NamedNode):
+            classes[t.subject.value].append(t.object.value)
+        elif t.predicate.value in labelled and isinstance(t.object, ox.Literal):
+            labels[t.subject.value].append(t.object.value)
+    return {subject for subject, named in classes.items()
+            if any(_names_a_unit(split_local_name(c)) or any(
+                _names_a_unit(label) for label in labels.get(c, ())) for c in named)}
+
+
+def _names_a_unit(name: str) -> bool:
+    """A class name that says "unit" ("Derived Unit", "length unit", "Unit Of Measure");
+    a system of units is none.
+
+    >>> [_names_a_unit(n) for n in ("Derived Unit", "length unit", "Unit Of Measure",
+    ...                             "System Of Units", "Quantity Kind", "Community", "")]
+    [True, True, True, False, False, False, False]
+    """
+    words = name.casefold().split()
+    return bool(words) and (words[-1] == "unit" or "unit of measure" in " ".join(words))
 
 
 def _predicate_kinds(index: IndexSettings) -> dict[str, tuple[int, str]]:

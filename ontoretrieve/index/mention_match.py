@@ -59,6 +59,7 @@ __all__ = [
     "KIND_WEIGHTS",
     "MATCH_SCHEME",
     "TABLE_FORMAT",
+    "UNIT_MARK",
     "Entry",
     "KeyEntries",
     "KeyedForm",
@@ -75,11 +76,11 @@ __all__ = [
     "with_sharing",
 ]
 
-MATCH_SCHEME = "mm-6"
+MATCH_SCHEME = "mm-7"
 """Version of the keys made here: part of the names of each version's kept keys and of
 the kept dictionary, so a change rebuilds both from the stored forms (never the forms)."""
 
-TABLE_FORMAT = "kt-1"
+TABLE_FORMAT = "kt-2"
 """Version of what a kept dictionary holds (its tables): part of its name only, so a
 change rebuilds the dictionary from the kept keys."""
 
@@ -251,7 +252,11 @@ _ELLIPTIC = FormKind.ELLIPTIC.value
 """Read in the loops of a dictionary build (an enum member's value costs a call)."""
 
 KeyedForm = tuple[str, str, str, str, str]
-"""(table: folded, exact or root; key; term IRI; form; form kind)."""
+"""(table: folded, exact or root; key; term IRI; form; form kind), or a unit mark
+(``UNIT_MARK``, "", term IRI, "", ""): the term is a unit of measure."""
+
+UNIT_MARK = "unit"
+"""The table of a keyed form that marks its term a unit (no key: it matches nothing)."""
 
 
 _NAMING_KINDS = frozenset({FormKind.LABEL.value, FormKind.EXACT.value})
@@ -279,6 +284,8 @@ def term_keys(terms: Sequence[TermForms]) -> list[KeyedForm]:
     """
     found: list[KeyedForm] = []
     for term in terms:
+        if term.unit:
+            found.append((UNIT_MARK, "", term.iri, "", ""))
         for form, kind in term.forms:
             keyed = form_keys(form, kind)
             if keyed is None:
@@ -384,11 +391,14 @@ class MentionDictionary:
     """Replaced versions read over the built tables (``mention_overlay``): 0 here."""
 
     def __init__(self, folded: KeyTable[KeyEntries], exact: KeyTable[KeyEntries],
-                 forms: int, root: KeyTable[KeyEntries] | None = None) -> None:
+                 forms: int, root: KeyTable[KeyEntries] | None = None,
+                 units: frozenset[tuple[str, str]] = frozenset()) -> None:
         self._folded = folded
         self._exact = exact
         self._root = root if root is not None else KeyTable()
         self.forms = forms
+        self.units = units
+        """(term IRI, ontology hash) of the terms that are units of measure."""
 
     @classmethod
     def build(cls, ontologies: Iterable[tuple[str, Sequence[TermForms]]]) -> MentionDictionary:
@@ -401,9 +411,13 @@ class MentionDictionary:
         """From (ontology hash, ``keyed_forms``) pairs: the normalization, most of the
         cost of a build, done once per version and kept beside its forms."""
         entries: dict[tuple[str, str], dict[tuple[str, str], Entry]] = {}
+        units: set[tuple[str, str]] = set()
         count = 0
         for content_hash, keyed in ontologies:
             for which, key, iri, form, kind in keyed:
+                if which == UNIT_MARK:
+                    units.add((iri, content_hash))
+                    continue
                 count += which != "root" and kind != _ELLIPTIC
                 # One entry per term and version: its strongest form under this key.
                 per_key = entries.get((which, key))
@@ -415,7 +429,7 @@ class MentionDictionary:
             "folded": KeyTable(), "exact": KeyTable(), "root": KeyTable()}
         for (which, key), per_key in entries.items():
             tables[which].add(key, (key, with_sharing(tuple(per_key.values()))))
-        return cls(tables["folded"], tables["exact"], count, tables["root"])
+        return cls(tables["folded"], tables["exact"], count, tables["root"], frozenset(units))
 
     def matches(self, which: str, string: str) -> Iterable[Match]:
         """The keys of table ``which`` (folded, exact, root) in ``string`` with their

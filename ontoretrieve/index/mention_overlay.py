@@ -34,6 +34,7 @@ from collections.abc import Iterable, Sequence
 from ontoretrieve.index.key_table import KeyTable
 from ontoretrieve.index.mention_forms import FormKind
 from ontoretrieve.index.mention_match import (
+    UNIT_MARK,
     Entry,
     KeyedForm,
     KeyEntries,
@@ -63,6 +64,8 @@ def version_entries(keyed: Iterable[KeyedForm]
     """
     found: dict[tuple[str, str], list[tuple[str, str, str]]] = {}
     for which, key, iri, form, kind in keyed:
+        if which == UNIT_MARK:
+            continue
         entries = found.get((which, key))
         if entries is None:  # most keys name one term: no dict per key
             found[which, key] = [(iri, form, kind)]
@@ -90,6 +93,8 @@ class ChangedDictionary(MentionDictionary):
             if entries:
                 self._delta[which].add(key, (key, with_sharing(entries)))
         self.forms = base.forms - _counted(old) + _counted(new)
+        self.units = frozenset({u for u in base.units if u[1] != replaced} | {
+            (iri, by) for which, _, iri, _, _ in new if which == UNIT_MARK})
 
     def _merged(self, kept: Sequence[SharedEntry], added: Sequence[tuple[str, str, str]]
                 ) -> tuple[Entry, ...]:
@@ -127,4 +132,5 @@ class ChangedDictionary(MentionDictionary):
 def _counted(keyed: Iterable[KeyedForm]) -> int:
     """The forms a build counts (``MentionDictionary.forms``)."""
     elliptic = FormKind.ELLIPTIC.value
-    return sum(1 for which, _, _, _, kind in keyed if which != "root" and kind != elliptic)
+    return sum(1 for which, _, _, _, kind in keyed
+               if which not in ("root", UNIT_MARK) and kind != elliptic)

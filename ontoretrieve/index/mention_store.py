@@ -103,7 +103,7 @@ class MentionStore:
 
     def _write_forms(self, content_hash: str, terms: Sequence[TermForms]) -> None:
         body = {"key": self.key, "scheme": FORM_SCHEME, "ontology_hash": content_hash,
-                "terms": [[t.iri, [list(f) for f in t.forms]] for t in terms]}
+                "terms": [[t.iri, [list(f) for f in t.forms], t.unit] for t in terms]}
         write_atomic(self._forms_path(content_hash),
                      gzip.compress(json.dumps(body).encode(), compresslevel=3))
         self._remove_others(content_hash)
@@ -151,7 +151,8 @@ class MentionStore:
                         "rewrites them", content_hash)
             return None
         terms: list[list[Any]] = body.get("terms", [])  # type: ignore[assignment]
-        return [TermForms(iri, tuple((f, k) for f, k in forms)) for iri, forms in terms]
+        return [TermForms(iri, tuple((f, k) for f, k in forms), unit=bool(unit))
+                for iri, forms, unit in terms]
 
     def dictionary(self, hashes: Sequence[str]) -> MentionDictionary:
         """The dictionary over these versions' forms: loaded when built before, else built."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from ontoretrieve.index.mention_text import Token, tokenize, unit_letter
 from ontoretrieve.query.selection import Seed, SeedOrigin, with_score
@@ -26,6 +26,7 @@ __all__ = [
     "apply_triggers",
     "apply_unit_signals",
     "lexeme_variants",
+    "only_units",
     "phrase_lexemes",
     "symbol_case_check",
     "text_tokens",
@@ -195,6 +196,24 @@ def apply_unit_signals(seeds: list[Seed], tokens: Sequence[str],
             result.append(Seed(iri, score, SeedOrigin.UNIT_SIGNAL, payload, notes=(note,)))
             added += 1
     return _ranked(result), added
+
+
+def only_units(matches: Mapping[str, Sequence[AtomPayload]],
+               units: Collection[tuple[str, str]]) -> dict[str, list[AtomPayload]]:
+    """Unit-signal matches where a token names a unit of measure: only the units
+    (``units``: (iri, ontology hash) pairs), as the mention lane reads a span after a
+    number (``mention_lane.units_after_numbers``).
+
+    >>> found = {"m": [{"iri": "x:metre", "ontology_hash": "h"}, {"iri": "x:mass",
+    ...                                                          "ontology_hash": "h"}]}
+    >>> [p["iri"] for p in only_units(found, {("x:metre", "h")})["m"]]
+    ['x:metre']
+    """
+    result: dict[str, list[AtomPayload]] = {}
+    for token, payloads in matches.items():
+        measured = [p for p in payloads if (p.get("iri"), p.get("ontology_hash")) in units]
+        result[token] = measured or list(payloads)
+    return result
 
 
 def phrase_lexemes(text: str, max_words: int = 4, min_chars: int = 3) -> list[str]:

@@ -18,7 +18,7 @@ stale dictionary) is dropped.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -30,7 +30,7 @@ from ontoretrieve.query.windows import Window
 from ontoretrieve.records import AtomPayload
 
 __all__ = ["dense_span_mentions", "evidence_of", "flag_misfits", "pick_senses",
-           "span_candidates", "usable", "window_hits"]
+           "span_candidates", "units_after_numbers", "usable", "window_hits"]
 
 PayloadKey = tuple[str, str]
 """(iri, ontology hash)."""
@@ -39,6 +39,28 @@ PayloadKey = tuple[str, str]
 def usable(mentions: Sequence[Mention], max_shared: int) -> list[Mention]:
     """Mentions whose form is shared by at most ``max_shared`` terms (0: all)."""
     return [m for m in mentions if not max_shared or m.shared_by <= max_shared]
+
+
+def units_after_numbers(mentions: Sequence[Mention], units: Collection[PayloadKey]
+                        ) -> list[Mention]:
+    """A span right after a number names a unit of measure when one of its terms is one
+    (``units``: (iri, ontology hash) pairs): its other terms are dropped. "100 m" names
+    the metre, not the mass nor the prefix whose symbol is "m" too; a span naming no unit
+    ("3 mice") keeps every term.
+
+    >>> from ontoretrieve.index.mention_match import Mention
+    >>> ms = [Mention(i, "h", 4, 5, "m", "m", " m ", "symbol", True, 2, after_number=True)
+    ...       for i in ("x:metre", "x:mass")]
+    >>> [m.iri for m in units_after_numbers(ms, {("x:metre", "h")})]
+    ['x:metre']
+    >>> [m.iri for m in units_after_numbers(ms, set())]
+    ['x:metre', 'x:mass']
+    """
+    measured = {(m.start, m.end) for m in mentions
+                if m.after_number and (m.iri, m.ontology_hash) in units}
+    return [m for m in mentions
+            if not (m.after_number and (m.start, m.end) in measured)
+            or (m.iri, m.ontology_hash) in units]
 
 
 def pick_senses(mentions: Sequence[Mention], windows: Sequence[Window],

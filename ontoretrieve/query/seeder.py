@@ -42,6 +42,7 @@ from ontoretrieve.query.lexical import (
     apply_triggers,
     apply_unit_signals,
     lexeme_variants,
+    only_units,
     symbol_case_check,
     text_tokens,
     unit_signal_tokens,
@@ -53,6 +54,7 @@ from ontoretrieve.query.mention_lane import (
     flag_misfits,
     pick_senses,
     span_candidates,
+    units_after_numbers,
     usable,
     window_hits,
 )
@@ -134,6 +136,8 @@ class SeedRetriever:
             found = [m for m in found if m.ontology_hash in scope]
         if not s.mentions.elliptic:
             found = [m for m in found if m.kind != FormKind.ELLIPTIC.value]
+        if s.mentions.units_after_numbers:
+            found = units_after_numbers(found, self.dictionary.units)
         return usable(found, s.mentions.max_shared)
 
     def lookup(self, mention: str, *, aliases: Mapping[str, Sequence[str]],
@@ -381,7 +385,16 @@ class SeedRetriever:
             variants = lexeme_variants(token)
             found[token] = self.index.matching("lexemes", variants, limit=32,
                                                ontology_hashes=scope)
-        return found
+        units = self._units()
+        return only_units(found, units) if units else found
+
+    def _units(self) -> frozenset[tuple[str, str]]:
+        """The terms that are units of measure, when unit signals should name only them
+        (``mentions.units_after_numbers``; known from the mention dictionary)."""
+        m = self.settings.mentions
+        if not (m.enabled and m.units_after_numbers) or self.dictionary is None:
+            return frozenset()
+        return self.dictionary.units
 
 
 def _by_scope(scopes: Sequence[Collection[str] | None]

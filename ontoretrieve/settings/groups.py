@@ -425,6 +425,12 @@ class MentionSettings(_Group):
     senses_after_numbers: bool = False
     """Also pick senses for a span right after a number ("5 A"): off, because the window
     cannot tell a unit from a quantity kind sharing its symbol."""
+    units_after_numbers: bool = True
+    """A span right after a number that names a unit of measure names only its units
+    ("100 m": the metre, not mass, a magnetic moment nor the prefix milli, which share
+    its symbol), and a unit signal joins only those units. A unit is a term typed with
+    a class whose name ends in "unit" (``qudt:Unit``, ``om:Unit``) or a subclass of a
+    class so named or labelled (UO's "length unit"). False: every term the span names."""
 
 
 class ExpandSettings(_Group):

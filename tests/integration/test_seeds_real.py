@@ -19,6 +19,14 @@ pytestmark = pytest.mark.integration
 
 REPO_CATALOG = Path(__file__).parents[2] / "catalog"
 UNIT = "http://qudt.org/vocab/unit/"
+SYMBOL_M = """@prefix qudt: <http://qudt.org/schema/qudt/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+<http://qudt.org/vocab/quantitykind/Mass> a qudt:QuantityKind ; rdfs:label "Mass"@en ;
+    qudt:symbol "m" .
+<http://qudt.org/vocab/prefix/Milli> a qudt:DecimalPrefix, qudt:Prefix ;
+    rdfs:label "Milli"@en ; qudt:symbol "m" .
+"""
+"""Two terms sharing the metre's symbol, neither a unit."""
 
 
 @pytest.fixture(scope="module")
@@ -29,6 +37,7 @@ def retriever(tmp_path_factory: pytest.TempPathFactory,
     folder.mkdir()
     shutil.copy(FIXTURES / "qudt-units-subset.ttl", folder)
     shutil.copy(REPO_CATALOG / "w3c" / "sosa.ttl", folder)
+    (folder / "symbol-m.ttl").write_text(SYMBOL_M)
     settings = load_settings(data_dir=root / "data")
     sync_index(settings, OxigraphStore.in_memory(), catalog_path=folder, embedder=real_embedder)
     opened = SeedRetriever.open(settings, embedder=real_embedder)
@@ -74,3 +83,20 @@ def test_seeds_carry_evidence_and_the_funnel_adds_up(retriever: SeedRetriever) -
 def test_nothing_relevant_gives_no_seeds(retriever: SeedRetriever) -> None:
     result = retriever.seeds("")
     assert result.seeds == [] and result.funnel.windows == 0
+
+
+def test_a_number_before_a_symbol_names_the_unit_not_what_shares_its_symbol(
+        retriever: SeedRetriever) -> None:
+    text = "The pole is 10 m tall."
+    named = {s.iri for s in retriever.seeds(text).seeds if s.mentions or s.origin == "unit_signal"}
+    assert UNIT + "M" in named
+    assert named.isdisjoint({"http://qudt.org/vocab/quantitykind/Mass",
+                             "http://qudt.org/vocab/prefix/Milli"})
+    # Without the rule the symbol names all three (what the rule takes away).
+    every = SeedRetriever(retriever.settings.model_copy(update={
+        "mentions": retriever.settings.mentions.model_copy(
+            update={"units_after_numbers": False})}),
+        retriever.index, retriever.embedder, mentions=lambda: retriever.dictionary)
+    named = {s.iri for s in every.seeds(text).seeds if s.mentions or s.origin == "unit_signal"}
+    assert {UNIT + "M", "http://qudt.org/vocab/quantitykind/Mass",
+            "http://qudt.org/vocab/prefix/Milli"} <= named

@@ -5,7 +5,12 @@ from __future__ import annotations
 import random
 
 from ontoretrieve.index.mention_forms import TermForms
-from ontoretrieve.index.mention_match import KeyedForm, MentionDictionary, keyed_forms
+from ontoretrieve.index.mention_match import (
+    UNIT_MARK,
+    KeyedForm,
+    MentionDictionary,
+    keyed_forms,
+)
 from ontoretrieve.index.mention_overlay import ChangedDictionary
 
 WORDS = ["cell", "cells", "nucleus", "nuclear", "membrane", "stem", "embryonic", "mV", "MV",
@@ -20,7 +25,7 @@ def _terms(rng: random.Random, prefix: str, count: int) -> list[TermForms]:
                       for _ in range(rng.randint(1, 3)))
         # Most IRIs are a version's own; some are in several versions (imported terms).
         iri = f"x:shared{i}" if rng.random() < 0.3 else f"x:{prefix}{i % 7}"
-        terms.append(TermForms(iri, forms))
+        terms.append(TermForms(iri, forms, unit=rng.random() < 0.3))
     return terms
 
 
@@ -29,7 +34,8 @@ def _changed(rng: random.Random, terms: list[TermForms]) -> list[TermForms]:
     kept = [t for t in terms if rng.random() > 0.2]
     if kept:
         i = rng.randrange(len(kept))
-        kept[i] = TermForms(kept[i].iri, ((rng.choice(WORDS), "label"), *kept[i].forms[1:]))
+        kept[i] = TermForms(kept[i].iri, ((rng.choice(WORDS), "label"), *kept[i].forms[1:]),
+                            unit=rng.random() < 0.5)  # a unit now, or no longer
     return kept + _terms(rng, "new", rng.randint(0, 2))
 
 
@@ -40,7 +46,7 @@ def _texts(rng: random.Random) -> list[str]:
 
 def test_a_changed_dictionary_finds_what_a_build_over_the_new_set_finds() -> None:
     rng = random.Random(3)
-    taken = 0
+    taken = units_seen = 0
     for _ in range(60):
         versions: dict[str, list[KeyedForm]] = {
             f"h{i}": keyed_forms(_terms(rng, f"v{i}-", rng.randint(1, 6)))
@@ -48,8 +54,10 @@ def test_a_changed_dictionary_finds_what_a_build_over_the_new_set_finds() -> Non
         dictionary: MentionDictionary = MentionDictionary.build_keyed(sorted(versions.items()))
         for step in range(rng.randint(1, 3)):  # changes stacked over one build
             replaced = rng.choice(sorted(versions))
-            new_terms = _changed(rng, [TermForms(iri, ((form, kind),)) for _, _, iri, form, kind
-                                      in versions[replaced]][:8])
+            units = {iri for which, _, iri, _, _ in versions[replaced] if which == UNIT_MARK}
+            new_terms = _changed(rng, [TermForms(iri, ((form, kind),), unit=iri in units)
+                                       for which, _, iri, form, kind in versions[replaced]
+                                       if which != UNIT_MARK][:8])
             # The new version's hash sorts anywhere among the others.
             by = rng.choice(["a", "h", "z"]) + f"{step}{replaced}"
             new = {**{h: k for h, k in versions.items() if h != replaced},
@@ -64,11 +72,16 @@ def test_a_changed_dictionary_finds_what_a_build_over_the_new_set_finds() -> Non
                     assert list(dictionary.matches(which, f" {text} ")) == list(
                         built.matches(which, f" {text} "))
             assert dictionary.forms == built.forms
+            assert dictionary.units == built.units
+            units_seen += len(built.units)
             for which, key, *_ in [k for keyed in new.values() for k in keyed] + list(
                     versions[replaced]):  # entries in a build's order, old keys too
+                if which == UNIT_MARK:
+                    continue
                 assert dictionary.entries_at(which, key) == built.entries_at(which, key)
             versions = new
     assert taken > 200  # the texts do name terms
+    assert units_seen > 50  # and some versions hold units
 
 
 def test_only_the_changed_keys_get_a_table_of_their_own() -> None:

@@ -178,6 +178,41 @@ def test_obo_synonyms_keep_their_kind() -> None:
                           ("karyon", "related"), ("organelle core", "broad"))
 
 
+UNITS_TTL = b"""@prefix qudt: <http://qudt.org/schema/qudt/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+<http://x/M> a qudt:Unit ; rdfs:label "metre" ; qudt:symbol "m" .
+<http://x/Mass> a qudt:QuantityKind ; rdfs:label "mass" ; qudt:symbol "m" .
+<http://x/Milli> a qudt:DecimalPrefix, qudt:Prefix ; rdfs:label "milli" ; qudt:symbol "m" .
+<http://x/UO_1> rdfs:label "time unit" .
+<http://x/UO_10> rdfs:subClassOf <http://x/UO_1> ; rdfs:label "day" .
+<http://x/Day> a <http://x/CalendarDay> ; rdfs:label "day" .
+<http://x/Mouse> rdfs:label "mice" ."""
+
+
+def test_units_are_read_from_how_unit_vocabularies_type_them() -> None:
+    triples = [q.triple for q in ox.parse(UNITS_TTL, format=ox.RdfFormat.TURTLE)]
+    units = {t.iri.removeprefix(X) for t in term_forms(triples, IndexSettings()) if t.unit}
+    assert units == {"M", "UO_10"}  # a qudt:Unit; a subclass of a class labelled "... unit"
+
+
+def test_a_span_after_a_number_names_only_its_units(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from ontoretrieve.index.mention_store import MentionStore
+    from ontoretrieve.query.mention_lane import units_after_numbers
+
+    triples = [q.triple for q in ox.parse(UNITS_TTL, format=ox.RdfFormat.TURTLE)]
+    store = MentionStore(tmp_path, "k1")
+    store.write("h1", term_forms(triples, IndexSettings()))
+    assert {t.iri for t in store.read("h1") if t.unit} == {X + "M", X + "UO_10"}  # kept
+    d = store.dictionary(["h1"])
+    text = "the top 100 m, 4 day and 3 mice; then a day"
+    assert sorted(names(d.find(text))) == ["Day", "Day", "M", "Mass", "Milli", "Mouse",
+                                           "UO_10", "UO_10"]
+    # After a number, the units only; "3 mice" names no unit and keeps its term;
+    # "a day" (no number) names both days.
+    found = units_after_numbers(d.find(text), d.units)
+    assert sorted(names(found)) == ["Day", "M", "Mouse", "UO_10", "UO_10"]
+
+
 # -- matching rules ----------------------------------------------------------------------
 
 
