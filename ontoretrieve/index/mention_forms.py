@@ -91,16 +91,11 @@ class TermForms:
     """A unit of measure (``unit_terms``)."""
 
 
-def term_forms(triples: Iterable[ox.Triple], index: IndexSettings,
-               names: Iterable[ox.Triple] = ()) -> list[TermForms]:
-    """The forms of every term the atomizer would index, in IRI order.
-
-    ``names``: statements naming other terms (their labels), read only to tell
-    which terms are units when ``triples`` holds some terms and not their
-    parents (an update's neighbourhood).
-    """
+def term_forms(triples: Iterable[ox.Triple], index: IndexSettings) -> list[TermForms]:
+    """The forms of every term the atomizer would index, in IRI order (an update reads
+    the neighbourhood of the terms it changed, parents included: ``replace``)."""
     triples = list(triples)
-    units = unit_terms([*triples, *names], index.label_predicates)
+    units = unit_terms(triples, index.label_predicates)
     kinds = _predicate_kinds(index)
     literals: dict[str, list[tuple[int, str, str]]] = defaultdict(list)
     headers: set[str] = set()

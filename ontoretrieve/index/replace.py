@@ -175,7 +175,7 @@ def _same_content(atom: Atom, payload: AtomPayload) -> bool:
 def _merged_forms(base: Sequence[TermForms], terms: Collection[str],
                   hood: TermNeighbourhood, index: IndexSettings) -> list[TermForms]:
     """The base's forms with the looked-at terms' forms made again from their statements."""
-    redone = {f.iri: f for f in term_forms(hood.outgoing, index, names=hood.names)}
+    redone = {f.iri: f for f in term_forms(hood.outgoing, index)}
     kept = {f.iri: f for f in base if f.iri not in terms}
     return [forms for _, forms in sorted({**kept, **redone}.items())]
 

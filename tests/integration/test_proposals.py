@@ -20,8 +20,9 @@ from ontoretrieve.catalog.reader import CatalogAccess
 from ontoretrieve.catalog.store import Catalog
 from ontoretrieve.cli import app
 from ontoretrieve.index.atomize import AtomSource, atomize
-from ontoretrieve.index.build import digest_store, open_query_index
+from ontoretrieve.index.build import digest_store, mention_store, open_query_index
 from ontoretrieve.index.layers import VersionedIndex
+from ontoretrieve.index.mention_forms import term_forms
 from ontoretrieve.index.mention_overlay import ChangedDictionary
 from ontoretrieve.proposals.runner import ProposalRunner
 from ontoretrieve.rdf import canonical
@@ -616,3 +617,28 @@ def test_changes_with_no_read_between_are_read_together_over_the_last_dictionary
         built = fresh._retriever(fresh._tenant("alpha"))._mention_dictionary()
         assert built is not None and not isinstance(built, ChangedDictionary)
         assert back.find(text) == built.find(text)
+
+
+def test_an_apply_reads_units_as_a_whole_build_does(tenant_config: Path) -> None:
+    """A unit (a subclass of a class labelled "... unit") that updates add and then
+    relabel is one in the updated forms and dictionary, as a whole read of the version
+    makes it (an update reads the changed terms with their parents)."""
+    kelvin = (f'<{MINI}#TemperatureUnit> a <{OWL}Class> ; <{RDFS}label> "temperature unit" . '
+              f'<{MINI}#Kelvin> <{RDFS}subClassOf> <{MINI}#TemperatureUnit> ; '
+              f'<{RDFS}label> "kelvin" .')
+    with Engine.open(load_settings(tenant_config)) as engine:
+        engine.retrieve("a sensor", tenant="alpha", mode=Mode.VECTOR)  # the dictionary loads
+        engine.apply(_proposal(_mini(engine), kelvin), tenant="alpha")
+        engine.apply(_proposal(_mini(engine), f'<{MINI}#Kelvin> <{RDFS}label> "K degree" .'),
+                     tenant="alpha")
+        new = _mini(engine)
+        stored = mention_store(engine.settings, "alpha").read(new)
+        whole = term_forms(_stored(engine, new), engine.settings.index)
+        assert {t.iri for t in stored if t.unit} == {t.iri for t in whole if t.unit} == {
+            f"{MINI}#Kelvin"}
+        changed = engine._retriever(engine._tenant("alpha"))._mention_dictionary()
+        assert isinstance(changed, ChangedDictionary)
+        assert changed.units == {(f"{MINI}#Kelvin", new)}
+        with Engine.open(load_settings(tenant_config)) as fresh:
+            built = fresh._retriever(fresh._tenant("alpha"))._mention_dictionary()
+            assert built is not None and built.units == changed.units
