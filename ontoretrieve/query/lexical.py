@@ -54,20 +54,22 @@ def text_tokens(text: str) -> list[str]:
     return tokens
 
 
-def unit_signal_tokens(text: str) -> list[str]:
+def unit_signal_tokens(text: str, unit_letters_only: bool = True) -> list[str]:
     """Tokens right after a number or a range ("200 kV", "4-15 days"), in text order;
-    a one-letter one only where it may be a unit (``unit_letter``: not the panel of
-    "Figure 8b" nor the year suffix of "2006a").
+    with ``unit_letters_only``, a one-letter one only where it may be a unit
+    (``unit_letter``: not the panel of "Figure 8b" nor the year suffix of "2006a").
 
     >>> unit_signal_tokens("5 A (Figure 10A, 8b) 3m after Knox 1998b")
     ['A', 'm']
+    >>> unit_signal_tokens("5 A (Figure 10A, 8b) 3m after Knox 1998b", unit_letters_only=False)
+    ['A', 'b', 'm']
     """
     found = []
     letters: dict[int, int] | None = None
     tokens: list[Token] = []
     for match in _UNIT_SIGNAL.finditer(text):
         token = match.group("unit").rstrip("-.")
-        if len(token) == 1 and token.isalpha():
+        if unit_letters_only and len(token) == 1 and token.isalpha():
             if letters is None:  # tokenized once, only for texts with such a letter
                 tokens = tokenize(text)
                 letters = {t.start: i for i, t in enumerate(tokens)}

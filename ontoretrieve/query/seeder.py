@@ -242,7 +242,7 @@ class SeedRetriever:
             triggered, text, s.symbol_case_mismatch_policy, s.symbol_case_mismatch_demote_factor)
         signalled, by_signals = checked, 0
         if s.query_unit_signals_enabled and selected:
-            tokens = unit_signal_tokens(text)
+            tokens = unit_signal_tokens(text, self.settings.triggers.unit_letters_only)
             signalled, by_signals = apply_unit_signals(
                 checked, tokens, self._unit_matches(tokens, hashes), self.settings.triggers,
                 s.symbol_case_mismatch_policy, s.symbol_case_mismatch_demote_factor)

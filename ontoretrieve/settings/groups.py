@@ -265,6 +265,11 @@ class TriggerSettings(_Group):
     skip_stopwords: bool = True
     """Function words ("in", "at", "is") never fire a trigger (the reference lets "in"
     seed the inch); after a number ("5 in") the unit signals still read them."""
+    unit_letters_only: bool = True
+    """A one-letter unit signal needs a letter that may be a unit there: not one glued
+    to its number as a capital ("Figure 10A", "3D"), a panel of a figure, table or
+    equation reference ("Figure 8b") or a citation's year suffix ("2006a"), as the
+    mention lane reads them. The reference reads every token after a number."""
 
     @model_validator(mode="after")
     def _lengths(self) -> Self:
