@@ -112,6 +112,9 @@ def _tenant(engine: Engine, tenant: str, repair: bool) -> list[Finding]:
     if status.catalog_not_indexed or status.pending:
         problems.append(f"{status.catalog_not_indexed} catalog version(s) not indexed, "
                         f"{len(status.pending)} pending")
+    if status.stale_forms:
+        problems.append(f"mention forms of {status.stale_forms} version(s) missing or from "
+                        "older form rules (the mention lane leaves them out)")
     damaged = bool(status.damaged) or any("damaged" in p for p in problems)
     findings = [Finding(name, "ok", f"{status.atoms:,} atoms from {status.ontologies} "
                         "versions, matching the catalog")] if not problems else [

@@ -293,6 +293,10 @@ class IndexStatus(BaseModel):
     updated_at: str | None = None
     damaged: str | None = None
     """What is wrong with the index files, when something is (``index`` rebuilds it)."""
+    stale_forms: int = 0
+    """Indexed versions whose mention forms are missing or from older form rules: the
+    mention lane leaves them out until ``ontoretrieve index`` rewrites them (no
+    re-embedding)."""
 
 
 def index_status(settings: Settings, store: TripleStore,
@@ -316,4 +320,13 @@ def index_status(settings: Settings, store: TripleStore,
         last_load=catalog.last_load(), updated_at=state.updated_at.isoformat(),
         damaged=None if location_intact(settings, tenant, state.location)
         else _damaged(settings, tenant, state.location, "its folder is gone"),
+        stale_forms=_stale_forms(settings, tenant, state),
     )
+
+
+def _stale_forms(settings: Settings, tenant: str, state: IndexState) -> int:
+    """Indexed versions without a current forms file (0 when the lane is off)."""
+    if not settings.mentions.enabled:
+        return 0
+    forms = mention_store(settings, tenant)
+    return sum(not forms.current(h) for h in state.ontologies)

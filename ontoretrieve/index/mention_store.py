@@ -121,15 +121,16 @@ class MentionStore:
     def _keys_path(self, content_hash: str) -> Path:
         return self.folder / f"{content_hash}-{self.key}-{MATCH_SCHEME}.keys.pickle"
 
-    def keyed(self, content_hash: str) -> list[KeyedForm] | None:
+    def keyed(self, content_hash: str, *, warn: bool = True) -> list[KeyedForm] | None:
         """The version's forms under their match keys: read when kept, else made from its
         forms and kept (normalizing is most of a dictionary build; a new set of versions,
-        as after an apply, then normalizes only the new one). None: no forms."""
+        as after an apply, then normalizes only the new one). None: no forms (a warning
+        unless ``warn`` is False)."""
         path = self._keys_path(content_hash)
         loaded = _cached(path, list, "mention keys")
         if loaded is not None:
             return loaded
-        terms = self.stored(content_hash)
+        terms = self.stored(content_hash, warn=warn)
         if terms is None:
             return None
         keyed = keyed_forms(terms)
@@ -143,12 +144,14 @@ class MentionStore:
         """The version's forms; empty (with a warning) when the file is missing or stale."""
         return self.stored(content_hash) or []
 
-    def stored(self, content_hash: str) -> list[TermForms] | None:
-        """The version's forms, or None (with a warning) when missing, unreadable or stale."""
+    def stored(self, content_hash: str, *, warn: bool = True) -> list[TermForms] | None:
+        """The version's forms, or None (with a warning unless ``warn`` is False) when
+        missing, unreadable or stale."""
         body = self._read(content_hash)
         if body is None or body.get("key") != self.key:
-            log.warning("mention forms of %s are missing or stale; `ontoretrieve index` "
-                        "rewrites them", content_hash)
+            if warn:
+                log.warning("mention forms of %s are missing or stale; `ontoretrieve index` "
+                            "rewrites them", content_hash)
             return None
         terms: list[list[Any]] = body.get("terms", [])  # type: ignore[assignment]
         return [TermForms(iri, tuple((f, k) for f, k in forms), unit=bool(unit))
@@ -164,11 +167,17 @@ class MentionStore:
         if loaded is not None:
             return loaded
         with collector_paused():  # a burst of acyclic data: see ontoretrieve.collector
-            forms = {h: self.keyed(h) for h in wanted}
+            forms = {h: self.keyed(h, warn=False) for h in wanted}
             built = MentionDictionary.build_keyed((h, keyed or [])
                                                   for h, keyed in forms.items())
-        if any(keyed is None for keyed in forms.values()):
-            return built  # missing forms: never cache a dictionary the next sync completes
+        missing = [h for h, keyed in forms.items() if keyed is None]
+        if missing:  # never cache a dictionary the next sync completes
+            log.warning("mention forms of %d of %d ontology versions are missing or from "
+                        "older form rules (%s%s): the mention lane leaves them out until "
+                        "`ontoretrieve index` rewrites them, with nothing re-embedded",
+                        len(missing), len(wanted), ", ".join(h[:12] for h in missing[:3]),
+                        ", ..." if len(missing) > 3 else "")
+            return built
         try:
             write_atomic(path, pickle.dumps(built, protocol=pickle.HIGHEST_PROTOCOL))
             for old in self.folder.glob("dictionary-*.pickle"):

@@ -97,3 +97,27 @@ def test_the_doctor_finds_repairs_and_never_replaces_the_store(data: Path) -> No
         code, damaged = _doctor(data, *args)
         assert code == 1 and "damaged" in json.dumps(damaged)
     assert sorted(p.name for p in store.iterdir()) == before  # left exactly as it was
+
+
+def test_forms_from_older_rules_are_reported_and_rewritten_without_embedding(
+        data: Path, real_embedder: FastEmbedder, caplog: pytest.LogCaptureFixture) -> None:
+    """After an upgrade that changes the form rules the mention lane is empty for the old
+    forms: one warning says so, the doctor names it, a sync rewrites the forms and
+    embeds nothing."""
+    mentions = tenant_dir(load_settings(data_dir=data)) / "mentions"
+    for path in mentions.iterdir():  # forms under another key: an older ontoretrieve's
+        if path.name.endswith(".json.gz"):
+            path.rename(path.with_name(path.name.replace(".json.gz", "-old.json.gz")))
+        else:
+            path.unlink()
+    code, sick = _doctor(data)
+    assert code == 1 and "mention forms of" in json.dumps(sick)
+    with Engine.open(load_settings(data_dir=data), embedder=real_embedder) as engine:
+        with caplog.at_level("WARNING"):
+            assert engine.retrieve("a sensor").seeds == engine.retrieve("a sensor").seeds
+        said = [r.getMessage() for r in caplog.records if "mention forms" in r.getMessage()]
+        assert len(said) == 1 and "`ontoretrieve index` rewrites them" in said[0]
+        report = engine.refresh()  # what `ontoretrieve index` and `doctor --repair` run
+        assert report.atoms_embedded == 0 and report.texts_encoded == 0
+    code, healthy = _doctor(data)
+    assert code == 0 and healthy["healthy"] is True
