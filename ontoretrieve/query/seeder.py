@@ -268,7 +268,10 @@ class SeedRetriever:
         fits = {iri: max(float(np.dot(window, vector)) for window in window_vectors)
                 for iri, vector in found.items()}
         anchored = frozenset(m.iri for m in mentions if m.after_number)
-        return fit_first(seeds, fits, anchored, s), fits
+        strengths: dict[str, float] = {}
+        for m in mentions:  # each term's strongest mention
+            strengths[m.iri] = max(strengths.get(m.iri, 0.0), m.strength)
+        return fit_first(seeds, fits, anchored, s, strengths), fits
 
     def _fit_to_context(self, mentions: list[Mention], windows: Sequence[Window],
                         window_vectors: Sequence[DenseVector], vectors: CoreVectors

@@ -234,7 +234,8 @@ def evidence_first(seeds: Sequence[Seed], settings: SeedSettings) -> list[Seed]:
 
 
 def fit_first(seeds: Sequence[Seed], fits: Mapping[str, float], anchored: frozenset[str],
-              settings: SeedSettings) -> list[Seed]:
+              settings: SeedSettings, strengths: Mapping[str, float] | None = None
+              ) -> list[Seed]:
     """Seeds in evidence order, each tier's seeds ordered by how well they fit the text.
 
     ``fits`` holds each seed's best cosine between a window's query vector and its
@@ -242,7 +243,18 @@ def fit_first(seeds: Sequence[Seed], fits: Mapping[str, float], anchored: frozen
     whose core text rarely resembles its sentence) and seeds with no fit keep their
     places; the others are sorted by fit, best first, within their tier, into the places
     they held. A context budget spends in this order, so a small one goes to the terms
-    the passage is about before the ones a word merely names.
+    the passage is about before the ones a word merely names. ``strengths`` (a seed's
+    strongest mention) weigh the fit by ``settings.fit_order_strength``: fit x
+    strength ** power; a seed no mention names counts as strength 1.
+
+    >>> s = SeedSettings()
+    >>> def named(iri):
+    ...     return Seed(iri, 0.5, SeedOrigin.RETRIEVED, {},
+    ...                 evidence=((0, LaneEvidence(Lane.MENTION, 1, 0.9)),))
+    >>> [x.iri for x in fit_first([named("label"), named("related")],
+    ...                           {"label": 0.3, "related": 0.32}, frozenset(), s,
+    ...                           {"label": 1.0, "related": 0.5})]
+    ['label', 'related']
 
     >>> s = SeedSettings()
     >>> def named(iri):
@@ -256,8 +268,13 @@ def fit_first(seeds: Sequence[Seed], fits: Mapping[str, float], anchored: frozen
     ordered = evidence_first(seeds, settings)
     places = [i for i, seed in enumerate(ordered)
               if seed.iri in fits and seed.iri not in anchored]
+    power, named = settings.fit_order_strength, strengths or {}
+
+    def weighed(iri: str) -> float:
+        return fits[iri] * (named.get(iri, 1.0) ** power if power else 1.0)
+
     moved = sorted(places, key=lambda i: (evidence_tier(ordered[i], settings),
-                                          -fits[ordered[i].iri]))
+                                          -weighed(ordered[i].iri)))
     result = list(ordered)
     for place, source in zip(places, moved, strict=True):
         result[place] = ordered[source]

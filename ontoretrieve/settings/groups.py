@@ -361,6 +361,11 @@ class SeedSettings(_Group):
     vector fits the text (the best cosine with a window's query vector), not by score;
     seeds named right after a number keep their places (a unit's core text rarely
     resembles its sentence)."""
+    fit_order_strength: float = Field(0.5, ge=0, le=4)
+    """With ``fit_order``: each seed's fit is weighed by the strength of its strongest
+    mention to this power (how surely the text names the term: kind of form, terms
+    sharing it, nesting), so of two terms that fit alike the one named by its label
+    comes before the one a related synonym names. 0: fit alone."""
     evidence_ratio: float = Field(0.5, ge=0, le=1)
     """Evidence cut: a fused score at least this share of the best in the same window
     keeps a term."""

@@ -79,3 +79,37 @@ def test_the_seeder_orders_by_the_best_window_unless_scoped_or_turned_off() -> N
     assert _ordered(SeedSettings(), scoped=True) == ["report", "gene"]  # its topic is given
     assert _ordered(SeedSettings(fit_order=False)) == ["report", "gene"]  # by score
     assert _ordered(SeedSettings(cut=SeedCut.CAP)) == ["report", "gene"]  # the reference
+
+
+def test_of_two_terms_that_fit_alike_the_one_named_more_surely_comes_first() -> None:
+    # A label (strength 1) against a related synonym shared by two terms (0.5 / 2):
+    # the synonym's term fits a little better and still comes second.
+    seeds = [seed("synonym", 0.9, NAMED), seed("label", 0.8, NAMED)]
+    fits, strengths = {"synonym": 0.33, "label": 0.3}, {"synonym": 0.25, "label": 1.0}
+    assert [s.iri for s in fit_first(seeds, fits, frozenset(), SETTINGS, strengths)] == [
+        "label", "synonym"]
+    # By fit alone, or when the fit is far apart, the fit decides.
+    alone = SeedSettings(fit_order_strength=0)
+    assert [s.iri for s in fit_first(seeds, fits, frozenset(), alone, strengths)] == [
+        "synonym", "label"]
+    assert [s.iri for s in fit_first(seeds, {"synonym": 0.7, "label": 0.3}, frozenset(),
+                                     SETTINGS, strengths)] == ["synonym", "label"]
+
+
+def test_the_seeder_weighs_a_fit_by_the_strongest_mention() -> None:
+    from ontoretrieve.index.mention_match import Mention
+
+    retriever = SeedRetriever.__new__(SeedRetriever)
+    retriever.settings = type("S", (), {"seeds": SETTINGS})()  # type: ignore[assignment]
+    retriever.index = _Index({"report": np.array([0.0, 1.0]),  # type: ignore[assignment]
+                              "gene": np.array([1.0, 0.0])})
+    seeds = [seed("report", 0.9, NAMED), seed("gene", 0.4, NAMED)]
+    windows = [np.array([0.9, 0.95])]  # fits 0.95 (report) and 0.9 (gene)
+    mentions = [Mention("gene", "h", 0, 4, "gene", "gene", " gene ", "label", True, 1),
+                Mention("report", "h", 9, 15, "report", "record", " report ", "related",
+                        True, 3),  # weak: a related synonym three terms share
+                Mention("report", "h", 20, 26, "report", "record", " report ", "broad",
+                        True, 3)]
+    ordered, fits = retriever._in_evidence_order(seeds, mentions, windows, scoped=False)
+    assert [s.iri for s in ordered] == ["gene", "report"]
+    assert fits == {"report": 0.95, "gene": 0.9}  # the evidence keeps the cosine
