@@ -158,15 +158,18 @@ def unit_terms(triples: Iterable[ox.Triple], label_predicates: Sequence[str]) ->
 
 
 def _names_a_unit(name: str) -> bool:
-    """A class name that says "unit" ("Derived Unit", "length unit", "Unit Of Measure");
-    a system of units is none.
+    """A class name that says "unit": it ends in "unit" ("Derived Unit", "length unit"),
+    says "unit of measure", or is two words starting with "unit" (OM's compound units,
+    "Unit Division", "Unit Exponentiation"); a system of units is none, nor is a
+    "Unit Price Specification".
 
     >>> [_names_a_unit(n) for n in ("Derived Unit", "length unit", "Unit Of Measure",
-    ...                             "System Of Units", "Quantity Kind", "Community", "")]
-    [True, True, True, False, False, False, False]
+    ...     "Unit Division", "System Of Units", "Unit Price Specification", "Community", "")]
+    [True, True, True, True, False, False, False, False]
     """
     words = name.casefold().split()
-    return bool(words) and (words[-1] == "unit" or "unit of measure" in " ".join(words))
+    return bool(words) and (words[-1] == "unit" or "unit of measure" in " ".join(words)
+                            or (len(words) == 2 and words[0] == "unit"))
 
 
 def _predicate_kinds(index: IndexSettings) -> dict[str, tuple[int, str]]:
