@@ -154,8 +154,13 @@ class MentionStore:
                             "rewrites them", content_hash)
             return None
         terms: list[list[Any]] = body.get("terms", [])  # type: ignore[assignment]
-        return [TermForms(iri, tuple((f, k) for f, k in forms), unit=bool(unit))
-                for iri, forms, unit in terms]
+        try:
+            return [TermForms(iri, tuple((f, k) for f, k in forms), unit=unit is True)
+                    for iri, forms, unit in terms]
+        except (TypeError, ValueError) as exc:  # damaged, not merely stale: rewritten too
+            log.warning("mention forms %s are unreadable (%s)",
+                        self._forms_path(content_hash), exc)
+            return None
 
     def dictionary(self, hashes: Sequence[str]) -> MentionDictionary:
         """The dictionary over these versions' forms: loaded when built before, else built."""

@@ -251,19 +251,14 @@ def fit_first(seeds: Sequence[Seed], fits: Mapping[str, float], anchored: frozen
     >>> def named(iri):
     ...     return Seed(iri, 0.5, SeedOrigin.RETRIEVED, {},
     ...                 evidence=((0, LaneEvidence(Lane.MENTION, 1, 0.9)),))
-    >>> [x.iri for x in fit_first([named("label"), named("related")],
-    ...                           {"label": 0.3, "related": 0.32}, frozenset(), s,
-    ...                           {"label": 1.0, "related": 0.5})]
-    ['label', 'related']
-
-    >>> s = SeedSettings()
-    >>> def named(iri):
-    ...     return Seed(iri, 0.5, SeedOrigin.RETRIEVED, {},
-    ...                 evidence=((0, LaneEvidence(Lane.MENTION, 1, 0.9)),))
     >>> seeds = [named("off"), named("unit"), named("on")]
     >>> [x.iri for x in fit_first(seeds, {"off": 0.05, "unit": 0.0, "on": 0.6},
     ...                           frozenset({"unit"}), s)]
     ['on', 'unit', 'off']
+    >>> [x.iri for x in fit_first([named("label"), named("related")],
+    ...                           {"label": 0.3, "related": 0.32}, frozenset(), s,
+    ...                           {"label": 1.0, "related": 0.5})]
+    ['label', 'related']
     """
     ordered = evidence_first(seeds, settings)
     places = [i for i, seed in enumerate(ordered)

@@ -466,3 +466,19 @@ def test_a_mention_is_contained_exactly_when_another_span_holds_it(
                    for s, e in spans)
         assert m.contained == held, (m.start, m.end, spans)
     assert sorted(m.iri for m in flagged) == sorted(m.iri for m in mentions)
+
+
+def test_a_forms_file_of_another_layout_reads_as_missing_not_as_a_crash(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import gzip
+    import json
+
+    from ontoretrieve.index.mention_store import MentionStore
+
+    store = MentionStore(tmp_path, "k1")
+    store.write("h1", [TermForms(X + "cell", (("cell", "label"),))])
+    path = next(tmp_path.glob("h1-*.json.gz"))
+    body = json.loads(gzip.decompress(path.read_bytes()))
+    body["terms"] = [[iri, forms] for iri, forms, _ in body["terms"]]  # no unit flag
+    path.write_bytes(gzip.compress(json.dumps(body).encode()))
+    assert store.stored("h1") is None
+    assert store.dictionary(["h1"]).find("a cell") == []
