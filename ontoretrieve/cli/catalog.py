@@ -202,6 +202,10 @@ def index_status_command(data_dir: DataDir = None, config: ConfigFile = None,
     if status.pending:
         out.print(f"[yellow]an interrupted sync left {len(status.pending)} ontology version(s) "
                   "pending: run ontoretrieve index[/]")
+    if status.stale_forms:
+        out.print(f"[yellow]mention forms of {status.stale_forms} version(s) missing or from "
+                  "older form rules, left out of the mention lane: run ontoretrieve index "
+                  "(nothing is re-embedded)[/]")
     for key, (old, new) in status.fingerprint_differences.items():
         out.print(f"[red]fingerprint differs: {key}: index {old!r}, settings {new!r}[/]")
     if status.damaged:

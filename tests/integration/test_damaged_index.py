@@ -112,6 +112,8 @@ def test_forms_from_older_rules_are_reported_and_rewritten_without_embedding(
             path.unlink()
     code, sick = _doctor(data)
     assert code == 1 and "mention forms of" in json.dumps(sick)
+    status = CliRunner().invoke(app, ["index", "status", "--data-dir", str(data)])
+    assert "mention forms of 2 version(s)" in status.stdout
     with Engine.open(load_settings(data_dir=data), embedder=real_embedder) as engine:
         with caplog.at_level("WARNING"):
             assert engine.retrieve("a sensor").seeds == engine.retrieve("a sensor").seeds
