@@ -150,14 +150,15 @@ def symbol_case_check(seeds: list[Seed], text: str, policy: SymbolCasePolicy,
 def apply_unit_signals(seeds: list[Seed], tokens: Sequence[str],
                        matches: Mapping[str, Sequence[AtomPayload]],
                        settings: TriggerSettings, policy: SymbolCasePolicy,
-                       factor: float) -> tuple[list[Seed], int]:
+                       factor: float, *, add: bool = True) -> tuple[list[Seed], int]:
     """Join the atoms a unit token names ("kV" -> kilovolt), at the trigger score.
 
     ``matches`` maps each token to the payloads whose labels or symbols equal
     it up to case and a plural "s". An exact-case symbol or label match joins
     at the trigger score; a case-folded-only one follows the symbol case policy
     (demoted by ``factor``, dropped, or kept), so "5 mV" prefers millivolt to
-    megavolt. Outside the atom cap, at most ``max_atoms`` added.
+    megavolt. Outside the atom cap, at most ``max_atoms`` added; none unless
+    ``add`` (then a signal only raises the seeds it names).
     """
     by_iri = {seed.iri: i for i, seed in enumerate(seeds)}
     result = list(seeds)
@@ -192,7 +193,7 @@ def apply_unit_signals(seeds: list[Seed], tokens: Sequence[str],
                 if raised_to > result[index].score:
                     result[index] = with_score(result[index], raised_to, note)
                 continue
-            if added >= settings.max_atoms or payload.get("is_header"):
+            if not add or added >= settings.max_atoms or payload.get("is_header"):
                 continue
             by_iri[iri] = len(result)
             result.append(Seed(iri, score, SeedOrigin.UNIT_SIGNAL, payload, notes=(note,)))

@@ -245,7 +245,8 @@ class SeedRetriever:
             tokens = unit_signal_tokens(text, self.settings.triggers.unit_letters_only)
             signalled, by_signals = apply_unit_signals(
                 checked, tokens, self._unit_matches(tokens, hashes), self.settings.triggers,
-                s.symbol_case_mismatch_policy, s.symbol_case_mismatch_demote_factor)
+                s.symbol_case_mismatch_policy, s.symbol_case_mismatch_demote_factor,
+                add=self._unit_signals_add())
         return signalled, {"added_by_triggers": added, "raised_by_triggers": raised,
                            "case_demoted": demoted, "case_dropped": dropped,
                            "added_by_unit_signals": by_signals}
@@ -390,6 +391,13 @@ class SeedRetriever:
                                                ontology_hashes=scope)
         units = self._units()
         return only_units(found, units) if units else found
+
+    def _unit_signals_add(self) -> bool:
+        """Whether unit signals add terms: always without the mention lane (the
+        reference); with it, only when ``mentions.unit_signals_add`` says so."""
+        s = self.settings
+        lane = s.mentions.enabled and s.fusion.mention_weight > 0
+        return not lane or s.mentions.unit_signals_add
 
     def _units(self) -> frozenset[tuple[str, str]]:
         """The terms that are units of measure, when unit signals should name only them

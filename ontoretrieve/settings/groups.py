@@ -435,6 +435,10 @@ class MentionSettings(_Group):
     senses_after_numbers: bool = False
     """Also pick senses for a span right after a number ("5 A"): off, because the window
     cannot tell a unit from a quantity kind sharing its symbol."""
+    unit_signals_add: bool = False
+    """With the lane on, unit signals ("200 kV") only raise the terms already seeded; the
+    lane names the units after numbers itself, with their case ("mV" is not "MV"). True:
+    they also add the terms they name, as without the lane (the reference)."""
     units_after_numbers: bool = True
     """A span right after a number that names a unit of measure names only its units
     ("100 m": the metre, not mass, a magnetic moment nor the prefix milli, which share

@@ -150,6 +150,29 @@ def test_unit_signals_prefer_exact_case() -> None:
     assert all(s.origin is SeedOrigin.UNIT_SIGNAL for s in result)
 
 
+def test_unit_signals_that_may_not_add_only_raise_what_is_seeded() -> None:
+    matches = {"mV": [{"iri": "MegaV", "symbols": ["MV"], "labels": ["megavolt"]},
+                      {"iri": "MilliV", "symbols": ["mV"], "labels": ["millivolt"]}]}
+    named = Seed("MilliV", 0.2, SeedOrigin.RETRIEVED, {})
+    result, added = apply_unit_signals([named], ["mV"], matches, TriggerSettings(),
+                                       SymbolCasePolicy.DEMOTE, 0.5, add=False)
+    assert added == 0 and [s.iri for s in result] == ["MilliV"] and result[0].score > 0.2
+
+
+def test_with_the_mention_lane_unit_signals_add_nothing_unless_asked() -> None:
+    from ontoretrieve.query.seeder import SeedRetriever
+
+    def adds(**groups: dict[str, object]) -> bool:
+        retriever = SeedRetriever.__new__(SeedRetriever)
+        retriever.settings = Settings(**groups)  # type: ignore[arg-type]
+        return retriever._unit_signals_add()
+
+    assert adds() is False  # the lane names units after numbers itself
+    assert adds(mentions={"unit_signals_add": True}) is True
+    assert adds(mentions={"enabled": False}) is True  # the reference: no lane
+    assert adds(fusion={"mention_weight": 0.0}) is True
+
+
 def test_start_up_warns_when_max_atoms_can_never_bind(caplog: pytest.LogCaptureFixture) -> None:
     from ontoretrieve.query.seeder import SeedRetriever
     from ontoretrieve.settings import load_settings
