@@ -119,6 +119,11 @@ class SeedRetriever:
                    mentions=lambda: store.dictionary(sorted(state.ontologies)))
 
     @property
+    def lane_on(self) -> bool:
+        """The mention lane is on: enabled and fused with a weight."""
+        return self.settings.mentions.enabled and self.settings.fusion.mention_weight > 0
+
+    @property
     def dictionary(self) -> MentionDictionary | None:
         """The mention dictionary, loaded on first use (None: no mention lane)."""
         if self._dictionary is None and self._load_mentions is not None:
@@ -129,7 +134,7 @@ class SeedRetriever:
         """Every usable mention in ``text`` (none when the lane is off), of the ontology
         versions in ``scope`` when given."""
         s = self.settings
-        if not s.mentions.enabled or s.fusion.mention_weight <= 0 or self.dictionary is None:
+        if not self.lane_on or self.dictionary is None:
             return []
         found = self.dictionary.find(text)
         if scope is not None:
@@ -220,7 +225,7 @@ class SeedRetriever:
         if (s.mentions.senses or s.mentions.fit_floor) and lanes.dense_queries:
             mentions = self._fit_to_context(mentions, windows, lanes.dense_queries,
                                             vectors or CoreVectors(self.index))
-        if s.mentions.dense_spans and s.mentions.enabled and s.fusion.mention_weight > 0:
+        if s.mentions.dense_spans and self.lane_on:
             mentions = mentions + self._dense_spans(text, mentions, hashes, prepared)
         per_window = lanes.per_window
         hits_per_lane = dict(lanes.hits_per_lane)
@@ -358,7 +363,7 @@ class SeedRetriever:
     def _span_words(self, text: str, scope: Collection[str] | None) -> list[str]:
         """The words span-level dense matching will embed for ``text`` (before senses)."""
         s = self.settings
-        if not (s.mentions.dense_spans and s.mentions.enabled and s.fusion.mention_weight > 0):
+        if not (s.mentions.dense_spans and self.lane_on):
             return []
         mentions = self.mentions(text, scope)
         spans = span_candidates(text, [m for m in mentions if not m.contained],
@@ -395,9 +400,7 @@ class SeedRetriever:
     def _unit_signals_add(self) -> bool:
         """Whether unit signals add terms: always without the mention lane (the
         reference); with it, only when ``mentions.unit_signals_add`` says so."""
-        s = self.settings
-        lane = s.mentions.enabled and s.fusion.mention_weight > 0
-        return not lane or s.mentions.unit_signals_add
+        return not self.lane_on or self.settings.mentions.unit_signals_add
 
     def _units(self) -> frozenset[tuple[str, str]]:
         """The terms that are units of measure, when unit signals should name only them
