@@ -3,15 +3,13 @@
 Pure records and serialization. The graph travels as N-Triples text, so the
 record serializes the same way on every surface; ``triples()``, ``serialize``
 and ``graph()`` give it back as pyoxigraph triples, Turtle / JSON-LD /
-N-Triples text (binding only the prefixes the triples use) and an rdflib Graph.
+N-Triples text (declaring only the prefixes that save tokens) and an rdflib Graph.
 
 >>> import pyoxigraph as ox
 >>> from ontoretrieve.rdf.vocab import RDFS_LABEL_NODE, SKOS_CONCEPT
 >>> t = ox.Triple(ox.NamedNode(SKOS_CONCEPT), RDFS_LABEL_NODE, ox.Literal("c"))
->>> print(serialize_triples([t], "turtle").strip())  # doctest: +ELLIPSIS
-@prefix rdfs: <...> .
-@prefix skos: <...> .
-skos:Concept rdfs:label "c" .
+>>> print(serialize_triples([t], "turtle").strip())
+<http://www.w3.org/2004/02/skos/core#Concept> <http://www.w3.org/2000/01/rdf-schema#label> "c" .
 """
 
 from __future__ import annotations
@@ -25,8 +23,9 @@ from typing import TYPE_CHECKING, Literal
 import pyoxigraph as ox
 from pydantic import BaseModel, ConfigDict
 
+from ontoretrieve.context.tokens import estimate_tokens
 from ontoretrieve.errors import OntoRetrieveError
-from ontoretrieve.rdf.vocab import WELL_KNOWN_PREFIXES
+from ontoretrieve.rdf.vocab import RDF, RDF_TYPE, WELL_KNOWN_PREFIXES, XSD
 from ontoretrieve.records import CatalogAccessMode, SeedEvidence, SeedFunnel, TermStep
 
 if TYPE_CHECKING:
@@ -44,6 +43,7 @@ __all__ = [
     "Snapshot",
     "TermEvidence",
     "serialize_triples",
+    "turtle_prefixes",
 ]
 
 OutputFormat = Literal["turtle", "jsonld", "ntriples"]
@@ -223,6 +223,64 @@ def used_prefixes(triples: Iterable[ox.Triple | Statement]) -> dict[str, str]:
 
 
 _KNOWN_NAMESPACES = frozenset(WELL_KNOWN_PREFIXES.values())
+_KNOWN_NAMES = {ns: prefix for prefix, ns in WELL_KNOWN_PREFIXES.items()}
+
+
+def turtle_prefixes(triples: Iterable[ox.Triple | Statement]) -> dict[str, str]:
+    """The prefixes worth declaring in the Turtle of ``triples``: each namespace whose
+    ``@prefix`` line costs fewer estimated tokens than writing the namespace out at each
+    of its uses as Turtle writes them (a subject once, each of its predicates once;
+    two or three uses pay for a line). A context is read by a language
+    model within a token budget, so a prefix used once is written out instead, and
+    ``rdf:type`` as a predicate is no use of ``rdf:`` (Turtle writes "a"); literal
+    datatypes are (``xsd:double``), save those Turtle writes bare or not at all.
+
+    >>> import pyoxigraph as ox
+    >>> from ontoretrieve.rdf.vocab import RDF_TYPE_NODE, RDFS_LABEL_NODE
+    >>> terms = [ox.NamedNode(f"http://x.org/voc/ont_7/relations#t{i}") for i in range(3)]
+    >>> owl_class = ox.NamedNode("http://www.w3.org/2002/07/owl#Class")
+    >>> labelled = [ox.Triple(t, RDFS_LABEL_NODE, ox.Literal("v")) for t in terms]
+    >>> sorted(turtle_prefixes(labelled + [ox.Triple(terms[0], RDF_TYPE_NODE, owl_class)]))
+    ['ont_7', 'rdfs']
+    """
+    uses: Counter[str] = Counter()
+    subjects: set[object] = set()
+    predicates: set[tuple[object, object]] = set()
+    for statement in triples:  # as Turtle writes them: a subject once, its predicates once
+        s, p, o = statement[0], statement[1], statement[2]  # a parsed quad has a 4th
+        if s not in subjects:
+            subjects.add(s)
+            _count(uses, s)
+        if (s, p) not in predicates:
+            predicates.add((s, p))
+            if p.value != RDF_TYPE:
+                _count(uses, p)
+        _count(uses, o)
+    taken = set(WELL_KNOWN_PREFIXES)
+    paying: dict[str, str] = {}
+    for namespace, count in sorted(uses.items()):
+        if not namespace or count < 2:
+            continue
+        name = _KNOWN_NAMES.get(namespace) or _prefix_name(namespace, taken)
+        if name is None:
+            continue
+        saved = estimate_tokens(f"<{namespace}>") - estimate_tokens(f"{name}:")
+        if count * saved > estimate_tokens(f"@prefix {name}: <{namespace}> .\n"):
+            taken.add(name)
+            paying[name] = namespace
+    return paying
+
+
+def _count(uses: Counter[str], term: object) -> None:
+    if isinstance(term, ox.NamedNode):
+        uses[_namespace(term.value)] += 1
+    elif isinstance(term, ox.Literal) and term.datatype.value not in _WRITTEN_BARE:
+        uses[_namespace(term.datatype.value)] += 1
+
+
+_WRITTEN_BARE = frozenset({XSD + "string", RDF + "langString", XSD + "integer",
+                           XSD + "decimal", XSD + "boolean"})
+"""Datatypes Turtle writes without their IRI ("v", "v"@en, 15, 1.5, true)."""
 
 
 def _namespace(iri: str) -> str:
@@ -251,10 +309,11 @@ def _prefix_name(namespace: str, taken: set[str]) -> str | None:
 
 
 def serialize_triples(triples: Sequence[ox.Triple], fmt: OutputFormat) -> str:
-    """Turtle, JSON-LD or N-Triples text; Turtle binds only the prefixes in use."""
+    """Turtle, JSON-LD or N-Triples text; Turtle declares the prefixes that pay for their
+    line (``turtle_prefixes``)."""
     if fmt not in _FORMATS:
         raise ValueError(f"unknown format {fmt!r}: use turtle, jsonld or ntriples")
-    prefixes = used_prefixes(triples) if fmt == "turtle" else None
+    prefixes = turtle_prefixes(triples) if fmt == "turtle" else None
     try:
         data = ox.serialize(triples, format=_FORMATS[fmt], prefixes=prefixes)
     except OSError as exc:  # JSON-LD cannot carry RDF 1.2 triple terms (RDF-star)

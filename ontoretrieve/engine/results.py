@@ -18,8 +18,7 @@ surface should send: a ``Context`` keeps its graph as N-Triples for
 >>> result.schema_version, result.terms, "ntriples" in result.model_dump()
 (1, ['http://x/a'], False)
 >>> print(result.turtle.strip())
-@prefix x: <http://x/> .
-x:a x:p "o" .
+<http://x/a> <http://x/p> "o" .
 """
 
 from __future__ import annotations

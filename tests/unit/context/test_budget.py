@@ -215,7 +215,7 @@ def test_a_budget_too_small_for_a_stub_still_names_the_best_seed() -> None:
     assert tight.statements == [(unit, LABEL, ox.Literal("millivolt")),
                                 (unit, symbol, ox.Literal("mV"))]
     assert tight.tokens <= 20 and tight.seeds_left_out == 0
-    label_only = pack(pool, [(unit.value, 0)], 12, words, DEFAULTS, ROLES)
+    label_only = pack(pool, [(unit.value, 0)], 6, words, DEFAULTS, ROLES)  # label: 4 words
     assert label_only.statements == [(unit, LABEL, ox.Literal("millivolt"))]
     nothing = pack(pool, [(unit.value, 0)], 3, words, DEFAULTS, ROLES)
     assert nothing.statements == [] and nothing.seeds_left_out == 1

@@ -1,0 +1,59 @@
+"""Turtle declares a prefix only where the line saves tokens (``turtle_prefixes``)."""
+
+from __future__ import annotations
+
+import pyoxigraph as ox
+
+from ontoretrieve.context.model import serialize_triples, turtle_prefixes
+from ontoretrieve.context.tokens import estimate_tokens
+from ontoretrieve.rdf.vocab import RDF_TYPE_NODE, RDFS_LABEL_NODE, XSD
+
+OBO = "http://purl.obolibrary.org/obo/"
+CLASS = ox.NamedNode("http://www.w3.org/2002/07/owl#Class")
+FACTOR = ox.NamedNode("http://qudt.org/schema/qudt/conversionMultiplier")
+
+
+def stub(local: str, label: str) -> list[ox.Triple]:
+    term = ox.NamedNode(OBO + local)
+    return [ox.Triple(term, RDF_TYPE_NODE, CLASS),
+            ox.Triple(term, RDFS_LABEL_NODE, ox.Literal(label))]
+
+
+def test_rdf_type_written_a_needs_no_rdf_prefix() -> None:
+    text = serialize_triples(stub("UBERON_0002048", "lung") + stub("UBERON_0000970", "eye"),
+                             "turtle")
+    assert "@prefix rdf:" not in text and " a owl:Class" in text
+    assert sorted(turtle_prefixes(stub("UBERON_0002048", "lung")
+                                  + stub("UBERON_0000970", "eye"))) == ["obo", "owl", "rdfs"]
+
+
+def test_a_namespace_used_once_is_written_out() -> None:
+    unit = ox.NamedNode("http://qudt.org/vocab/unit/MilliV")
+    triples = [*stub("UBERON_0002048", "lung"), *stub("UBERON_0000970", "eye"),
+               ox.Triple(unit, RDFS_LABEL_NODE, ox.Literal("millivolt"))]
+    text = serialize_triples(triples, "turtle")
+    assert "<http://qudt.org/vocab/unit/MilliV>" in text and "@prefix unit:" not in text
+
+
+def test_datatypes_count_as_uses_unless_written_bare() -> None:
+    units = [ox.NamedNode(f"http://qudt.org/vocab/unit/U{i}") for i in range(3)]
+    doubles = [ox.Triple(u, FACTOR, ox.Literal("1.0E-3", datatype=ox.NamedNode(XSD + "double")))
+               for u in units]
+    decimals = [ox.Triple(u, FACTOR, ox.Literal("0.001", datatype=ox.NamedNode(XSD + "decimal")))
+                for u in units]
+    assert "xsd" in turtle_prefixes(doubles)
+    assert "xsd" not in turtle_prefixes(decimals)  # Turtle writes 0.001 bare
+
+
+def test_fewer_tokens_and_the_same_graph() -> None:
+    triples = [t for i in range(6) for t in stub(f"GO_000000{i}", f"process {i}")]
+    triples.append(ox.Triple(ox.NamedNode("http://qudt.org/vocab/unit/MilliV"),
+                             RDFS_LABEL_NODE, ox.Literal("millivolt")))
+    every = ox.serialize(triples, format=ox.RdfFormat.TURTLE, prefixes={
+        "rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#", "obo": OBO,
+        "owl": "http://www.w3.org/2002/07/owl#", "rdfs": "http://www.w3.org/2000/01/rdf-schema#",
+        "unit": "http://qudt.org/vocab/unit/"}).decode()
+    paying = serialize_triples(triples, "turtle")
+    assert estimate_tokens(paying) < estimate_tokens(every)
+    parsed = set(ox.parse(paying.encode(), ox.RdfFormat.TURTLE))
+    assert parsed == {ox.Quad(t.subject, t.predicate, t.object) for t in triples}
