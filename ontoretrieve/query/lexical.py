@@ -91,12 +91,22 @@ def lexeme_variants(token: str) -> list[str]:
 
 
 def apply_triggers(seeds: list[Seed], matches: Sequence[AtomPayload],
-                   settings: TriggerSettings) -> tuple[list[Seed], int, int]:
+                   settings: TriggerSettings, *, add: bool = True
+                   ) -> tuple[list[Seed], int, int]:
     """Join trigger matches (payloads of atoms whose trigger occurs in the text).
 
     Returns the seeds, how many were added and how many raised. ``max_merge``
     raises a kept term to the trigger score when that is higher; both modes
-    add new terms, up to ``max_atoms`` outside the atom cap.
+    add new terms, up to ``max_atoms`` outside the atom cap, unless ``add`` is
+    False (then a trigger only raises what is seeded).
+
+    >>> from ontoretrieve.query.selection import SeedOrigin
+    >>> kept = [Seed("x:MilliV", 0.2, SeedOrigin.RETRIEVED, {"iri": "x:MilliV"})]
+    >>> matches = [{"iri": "x:MilliV"}, {"iri": "x:E2"}]
+    >>> [(s.iri, s.score) for s in apply_triggers(kept, matches, TriggerSettings())[0]]
+    [('x:MilliV', 0.55), ('x:E2', 0.35)]
+    >>> apply_triggers(kept, matches, TriggerSettings(), add=False)[1:]
+    (0, 1)
     """
     if not settings.enabled:
         return seeds, 0, 0
@@ -112,7 +122,7 @@ def apply_triggers(seeds: list[Seed], matches: Sequence[AtomPayload],
                 result[index] = with_score(result[index], raised_to, "raised by trigger")
                 raised += 1
             continue
-        if added >= settings.max_atoms or payload.get("is_header"):
+        if not add or added >= settings.max_atoms or payload.get("is_header"):
             continue
         by_iri[iri] = len(result)
         result.append(Seed(iri, settings.score, SeedOrigin.TRIGGER, payload,

@@ -242,7 +242,8 @@ class SeedRetriever:
         funnel's counts of what each rule did."""
         s = self.settings.seeds
         triggered, added, raised = apply_triggers(
-            selected, self._trigger_matches(text, hashes), self.settings.triggers)
+            selected, self._trigger_matches(text, hashes), self.settings.triggers,
+            add=self._triggers_add())
         checked, demoted, dropped = symbol_case_check(
             triggered, text, s.symbol_case_mismatch_policy, s.symbol_case_mismatch_demote_factor)
         signalled, by_signals = checked, 0
@@ -396,6 +397,11 @@ class SeedRetriever:
                                                ontology_hashes=scope)
         units = self._units()
         return only_units(found, units) if units else found
+
+    def _triggers_add(self) -> bool:
+        """Whether lexical triggers add terms: always without the mention lane (the
+        reference); with it, only when ``mentions.triggers_add`` says so."""
+        return not self.lane_on or self.settings.mentions.triggers_add
 
     def _unit_signals_add(self) -> bool:
         """Whether unit signals add terms: always without the mention lane (the

@@ -435,6 +435,12 @@ class MentionSettings(_Group):
     senses_after_numbers: bool = False
     """Also pick senses for a span right after a number ("5 A"): off, because the window
     cannot tell a unit from a quantity kind sharing its symbol."""
+    triggers_add: bool = False
+    """With the lane on, lexical triggers (a symbol or code written with its case) only
+    raise the terms already seeded: the lane reads every such form itself and weighs it
+    (a code shared by twelve terms, "E2", names each weakly); what triggers added besides
+    was 0 gold of 142 seeds on the dev sample. True: they also add the terms they name, as
+    without the lane (the reference)."""
     unit_signals_add: bool = False
     """With the lane on, unit signals ("200 kV") only raise the terms already seeded; the
     lane names the units after numbers itself, with their case ("mV" is not "MV"). True:

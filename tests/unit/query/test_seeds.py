@@ -173,6 +173,30 @@ def test_with_the_mention_lane_unit_signals_add_nothing_unless_asked() -> None:
     assert adds(fusion={"mention_weight": 0.0}) is True
 
 
+def test_with_the_mention_lane_triggers_add_nothing_unless_asked() -> None:
+    from ontoretrieve.query.seeder import SeedRetriever
+
+    def adds(**groups: dict[str, object]) -> bool:
+        retriever = SeedRetriever.__new__(SeedRetriever)
+        retriever.settings = Settings(**groups)  # type: ignore[arg-type]
+        return retriever._triggers_add()
+
+    assert adds() is False  # the lane reads symbols and codes itself
+    assert adds(mentions={"triggers_add": True}) is True
+    assert adds(mentions={"enabled": False}) is True  # the reference: no lane
+    assert adds(fusion={"mention_weight": 0.0}) is True
+
+
+def test_a_trigger_that_may_not_add_still_raises_a_seed() -> None:
+    named = Seed("E2", 0.1, SeedOrigin.RETRIEVED, {"iri": "E2"})
+    matches = [{"iri": "E2"}, {"iri": "E2_activity"}, {"iri": "E2_ligase"}]
+    result, added, raised = apply_triggers([named], matches, TriggerSettings(), add=False)
+    assert (added, raised) == (0, 1) and [s.iri for s in result] == ["E2"]
+    assert result[0].score > 0.1
+    _, added, _ = apply_triggers([named], matches, TriggerSettings())
+    assert added == 2
+
+
 def test_start_up_warns_when_max_atoms_can_never_bind(caplog: pytest.LogCaptureFixture) -> None:
     from ontoretrieve.query.seeder import SeedRetriever
     from ontoretrieve.settings import load_settings
