@@ -7,8 +7,9 @@ part of it a token budget affords, in the order a prompt needs it:
 1. literals in other languages than ``context.languages`` go, and statements
    that only repeat (the same text under "en" and "en-US", a comment equal to
    the term's definition);
-2. each term splits into a **stub** (types, one label, symbols), a **shell**
-   (parents, domain and range, its first definition cut at a sentence
+2. each term splits into a **stub** (one label, symbols, the types its own
+   vocabulary gives it), a **shell** (generic types such as ``owl:Class``,
+   parents, domain and range, its first definition cut at a sentence
    boundary, a few synonyms, links to seeds) and the **rest** (other
    annotations, restrictions, conversion factors...);
 3. requests are granted in priority order while they fit: the stubs of the
@@ -216,21 +217,24 @@ def split_term(subject: ox.NamedNode, own: Sequence[Statement],
     """One term's statements as stub, shell and rest (blank-node trees travel whole).
 
     The shell holds the first ``_SHELL_LINKS`` links to ``linkable`` terms (the
-    pool's: a unit's quantity kind, a property's inverse).
+    pool's: a unit's quantity kind, a property's inverse), and the generic types of a
+    term its stub names otherwise (``settings.stub_generic_types``).
 
     >>> from ontoretrieve.settings.groups import ContextSettings
-    >>> from ontoretrieve.rdf.vocab import RDFS_LABEL_NODE as L
-    >>> t = ox.NamedNode("http://x/t")
-    >>> part = split_term(t, [(t, L, ox.Literal("t")), (t, L, ox.Literal("tee"))], {},
-    ...                   RoleTable.default(), ContextSettings(), set())
-    >>> len(part.stub), len(part.shell), len(part.rest)
-    (1, 1, 0)
+    >>> from ontoretrieve.rdf.vocab import OWL_CLASS, RDF_TYPE_NODE as A, RDFS_LABEL_NODE as L
+    >>> t, owl_class = ox.NamedNode("http://x/t"), ox.NamedNode(OWL_CLASS)
+    >>> part = split_term(t, [(t, L, ox.Literal("t")), (t, L, ox.Literal("tee")),
+    ...                       (t, A, owl_class)], {}, RoleTable.default(), ContextSettings(),
+    ...                   set())
+    >>> [o.value for _, _, o in part.stub], [o.value for _, _, o in part.shell]
+    (['t'], ['http://www.w3.org/2002/07/owl#Class', 'tee'])
     """
     term = _Term()
     labels = sorted((t for t in own if role_of(t[1], t[2], roles) is Role.LABEL),
                     key=lambda t: _name_rank(t[1].value))
     synonyms = links = 0
     described = False
+    generic: list[Statement] = []
     for t in own:
         _, p, o = t
         role = role_of(p, o, roles)
@@ -243,6 +247,9 @@ def split_term(subject: ox.NamedNode, own: Sequence[Statement],
                 synonyms += 1
             else:
                 term.rest.append(t)
+        elif (role is Role.TYPE and not tree and is_standard(o)
+              and not settings.stub_generic_types):
+            generic.append(t)
         elif role in (Role.TYPE, Role.SYMBOL) and not tree:
             term.stub.append(t)
         elif role in (Role.HIERARCHY, Role.DOMAIN_RANGE) and isinstance(o, ox.NamedNode):
@@ -259,6 +266,10 @@ def split_term(subject: ox.NamedNode, own: Sequence[Statement],
         else:
             term.rest.append(t)
             term.rest.extend(tree)
+    if term.stub:  # a label names the term; "owl:Class" adds little to it at ~8 tokens
+        term.shell[:0] = generic
+    else:  # nothing else names the term: its type must
+        term.stub = generic
     return term
 
 

@@ -492,6 +492,12 @@ class ContextSettings(_Group):
     max_tokens: int | None = Field(None, ge=1)
     """A fixed budget for every text; None: ``base_tokens`` plus ``tokens_per_window``
     for each query window of the text after the first."""
+    stub_generic_types: bool = False
+    """A term's stub (what a tight budget names it by: one label, its symbols) carries
+    its types only where they say what kind of thing it is in its own vocabulary
+    (``qudt:Unit``, a domain class); the generic types of RDF, RDFS, OWL and SKOS
+    (``owl:Class``, ``owl:ObjectProperty``, ``skos:Concept``) come with its shell, beside
+    the parents, domain and range that imply them. True: every type in the stub."""
     base_tokens: int = Field(1500, ge=1)
     """The budget of a one-window text (a sentence or a short paragraph)."""
     tokens_per_window: int = Field(1000, ge=0)

@@ -6,7 +6,13 @@ import pyoxigraph as ox
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ontoretrieve.context.budget import cut_definition, drop_repeats, keep_languages, pack
+from ontoretrieve.context.budget import (
+    cut_definition,
+    drop_repeats,
+    keep_languages,
+    pack,
+    split_term,
+)
 from ontoretrieve.context.model import serialize_triples
 from ontoretrieve.context.tokens import estimate_tokens
 from ontoretrieve.rdf.graph_index import RoleTable, Statement
@@ -219,3 +225,31 @@ def test_a_budget_too_small_for_a_stub_still_names_the_best_seed() -> None:
     assert label_only.statements == [(unit, LABEL, ox.Literal("millivolt"))]
     nothing = pack(pool, [(unit.value, 0)], 3, words, DEFAULTS, ROLES)
     assert nothing.statements == [] and nothing.seeds_left_out == 1
+
+
+def test_a_stub_names_the_term_and_its_own_kind_generic_types_come_with_the_shell() -> None:
+    # At a tight budget a label names a term; "a owl:Class" says little more and costs
+    # about a third of the stub, while "a qudt:Unit" tells a unit from a quantity kind.
+    metre, unit_class = term("M"), ox.NamedNode("http://qudt.org/schema/qudt/Unit")
+    cell, bare = term("cell"), term("bare")
+    pool: list[Statement] = [
+        (metre, TYPE, unit_class), (metre, LABEL, ox.Literal("metre")),
+        (unit_class, LABEL, ox.Literal("unit")),
+        (cell, TYPE, CLASS), (cell, LABEL, ox.Literal("cell")), (bare, TYPE, CLASS)]
+    parts = {s: split_term(s, [t for t in pool if t[0] == s], {}, ROLES, DEFAULTS, set())
+             for s in (metre, cell, bare)}
+    assert (metre, TYPE, unit_class) in parts[metre].stub
+    assert parts[cell].stub == [(cell, LABEL, ox.Literal("cell"))]
+    assert parts[cell].shell == [(cell, TYPE, CLASS)]
+    assert parts[bare].stub == [(bare, TYPE, CLASS)]  # nothing else names it
+    every = ContextSettings(stub_generic_types=True)
+    assert (cell, TYPE, CLASS) in split_term(cell, pool[3:5], {}, ROLES, every, set()).stub
+    classes = [term(f"C{i}") for i in range(8)]
+    many = [t for c in classes for t in ((c, TYPE, CLASS), (c, LABEL, ox.Literal(c.value[-2:])))]
+    seeds = [(c.value, 0) for c in classes]
+
+    def named(settings: ContextSettings) -> int:
+        packed = pack(many, seeds, 120, estimate_tokens, settings, ROLES)
+        return len({s for s, _, _ in packed.statements})
+
+    assert named(DEFAULTS) > named(every)
