@@ -50,6 +50,7 @@ from ontoretrieve.index.mention_text import (
     exact_key,
     fold_word,
     is_stopword_phrase,
+    may_derive,
     root_word,
     tokenize,
     unit_letter,
@@ -567,8 +568,10 @@ def _defines(tokens: Sequence[Token], index: int, aliases: dict[str, list[str]])
 
 
 def _root_stream(tokens: Sequence[Token]) -> Stream:
-    """The derivational root of each word token's stem."""
-    return _stream(tokens, lambda _, t: [root_word(fold_word(t.text))] if t.is_word else [])
+    """The derivational root of the stem of each word that may derive from a name: an
+    adjective or a plural (``may_derive``)."""
+    return _stream(tokens, lambda _, t: [root_word(fold_word(t.text))]
+                   if t.is_word and may_derive(t.text) else [])
 
 
 def _exact_stream(tokens: Sequence[Token]) -> Stream:

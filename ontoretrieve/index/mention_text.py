@@ -41,6 +41,7 @@ __all__ = [
     "fold_word",
     "folded_keys",
     "is_stopword_phrase",
+    "may_derive",
     "root_word",
     "tokenize",
     "unit_letter",
@@ -149,6 +150,25 @@ def root_word(word: str) -> str:
                 changed = True
                 break
     return root
+
+
+_DERIVED_ENDINGS = ("al", "ar", "ic", "ian", "ine", "ary", "ory", "ous", "i", "ae", "ia")
+"""Endings of relational adjectives (nuclear, retinal, embryonic, mammalian, murine,
+biliary, olfactory, fibrous) and of Latin and Greek plurals (nuclei, vertebrae,
+epithelia)."""
+
+
+def may_derive(word: str) -> bool:
+    """Whether a text's word may stand for a term's name by derivation: a relational
+    adjective or a Latin or Greek plural. A root shared with any other word joins
+    unrelated ones ("candidate" and the yeast *Candida*, "complex" and the muscle
+    *complexus*, "temperature" and *temperatura*): those words take a term's name as
+    they are or not at all.
+
+    >>> [may_derive(w) for w in ["nuclear", "Nuclei", "embryonic", "candidate", "complex"]]
+    [True, True, True, False, False]
+    """
+    return word.casefold().endswith(_DERIVED_ENDINGS)
 
 
 def folded_keys(tokens: Sequence[Token]) -> list[str]:

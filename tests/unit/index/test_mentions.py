@@ -17,7 +17,7 @@ from ontoretrieve.index.mention_match import (
     keyed_forms,
     root_key,
 )
-from ontoretrieve.index.mention_text import exact_key, fold_word, root_word, tokenize
+from ontoretrieve.index.mention_text import exact_key, fold_word, may_derive, root_word, tokenize
 from ontoretrieve.query.fusion import LaneEvidence
 from ontoretrieve.query.lanes import without_numbers
 from ontoretrieve.query.lexical import unit_signal_tokens
@@ -61,6 +61,18 @@ def test_derived_forms_match_by_root_and_weigh_less() -> None:
         ("nucleus", "nuclear", True), ("embryo", "embryonic", True),
         ("nucleus", "nucleus", False)]
     assert found[0].strength < found[2].strength
+
+
+def test_only_adjectives_and_plurals_match_by_root() -> None:
+    # "candidate" shares its root with the yeast Candida and "complex" with the muscle
+    # complexus; neither derives from the name, while "Candidal" and "nuclei" do.
+    d = dictionary(("candida", (("Candida", "label"),)), ("complexus", (("complexus", "label"),)),
+                   ("nucleus", (("nucleus", "label"),)))
+    assert names(d.find("a candidate complex")) == []
+    found = d.find("Candidal nuclei")
+    assert [(n, m.derived) for n, m in zip(names(found), found, strict=True)] == [
+        ("candida", True), ("nucleus", True)]
+    assert all(may_derive(m.text) for m in found)
 
 
 def test_hyphen_slash_and_space_variants_name_the_same_form() -> None:
