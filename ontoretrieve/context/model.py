@@ -274,13 +274,26 @@ def turtle_prefixes(triples: Iterable[ox.Triple | Statement]) -> dict[str, str]:
 def _count(uses: Counter[str], term: object) -> None:
     if isinstance(term, ox.NamedNode):
         uses[_namespace(term.value)] += 1
-    elif isinstance(term, ox.Literal) and term.datatype.value not in _WRITTEN_BARE:
+    elif isinstance(term, ox.Literal) and not _written_bare(term):
         uses[_namespace(term.datatype.value)] += 1
 
 
-_WRITTEN_BARE = frozenset({XSD + "string", RDF + "langString", XSD + "integer",
-                           XSD + "decimal", XSD + "boolean"})
-"""Datatypes Turtle writes without their IRI ("v", "v"@en, 15, 1.5, true)."""
+_UNTYPED = frozenset({XSD + "string", RDF + "langString"})
+_BARE = {XSD + "integer": re.compile(r"[+-]?\d+"),
+         XSD + "decimal": re.compile(r"[+-]?\d*\.\d+"),
+         XSD + "double": re.compile(r"[+-]?(?:\d+\.\d*|\.\d+|\d+)[eE][+-]?\d+"),
+         XSD + "boolean": re.compile(r"true|false")}
+"""Turtle's bare forms of typed literals (15, 1.5, 1e3, true); "1" as a decimal is not one
+and is written with its datatype."""
+
+
+def _written_bare(literal: ox.Literal) -> bool:
+    """Whether Turtle writes the literal without its datatype's IRI ("v", "v"@en, 1.5)."""
+    datatype = literal.datatype.value
+    if datatype in _UNTYPED:
+        return True
+    form = _BARE.get(datatype)
+    return form is not None and form.fullmatch(literal.value) is not None
 
 
 def _namespace(iri: str) -> str:

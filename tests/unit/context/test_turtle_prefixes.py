@@ -37,12 +37,16 @@ def test_a_namespace_used_once_is_written_out() -> None:
 
 def test_datatypes_count_as_uses_unless_written_bare() -> None:
     units = [ox.NamedNode(f"http://qudt.org/vocab/unit/U{i}") for i in range(3)]
-    doubles = [ox.Triple(u, FACTOR, ox.Literal("1.0E-3", datatype=ox.NamedNode(XSD + "double")))
+    doubles = [ox.Triple(u, FACTOR, ox.Literal("0.5", datatype=ox.NamedNode(XSD + "double")))
                for u in units]
     decimals = [ox.Triple(u, FACTOR, ox.Literal("0.001", datatype=ox.NamedNode(XSD + "decimal")))
                 for u in units]
     assert "xsd" in turtle_prefixes(doubles)
-    assert "xsd" not in turtle_prefixes(decimals)  # Turtle writes 0.001 bare
+    assert "xsd" not in turtle_prefixes(decimals)  # Turtle writes 0.001 bare, "0.5"^^xsd:double not
+    whole = [ox.Triple(u, FACTOR, ox.Literal("1", datatype=ox.NamedNode(XSD + "decimal")))
+             for u in units]  # not a Turtle decimal: written "1"^^xsd:decimal
+    assert "xsd" in turtle_prefixes(whole)
+    assert "XMLSchema" not in serialize_triples(whole, "turtle").split("\n", 1)[1]
 
 
 def test_fewer_tokens_and_the_same_graph() -> None:
