@@ -159,30 +159,20 @@ def test_unit_signals_that_may_not_add_only_raise_what_is_seeded() -> None:
     assert added == 0 and [s.iri for s in result] == ["MilliV"] and result[0].score > 0.2
 
 
-def test_with_the_mention_lane_unit_signals_add_nothing_unless_asked() -> None:
+@pytest.mark.parametrize("rule", ["unit_signals_add", "triggers_add"])
+def test_with_the_mention_lane_unit_signals_and_triggers_add_nothing_unless_asked(
+        rule: str) -> None:
+    # The lane names units after numbers, symbols and codes itself, weighing each.
     from ontoretrieve.query.seeder import SeedRetriever
 
     def adds(**groups: dict[str, object]) -> bool:
         retriever = SeedRetriever.__new__(SeedRetriever)
         retriever.settings = Settings(**groups)  # type: ignore[arg-type]
-        return retriever._unit_signals_add()
+        decides: bool = getattr(retriever, f"_{rule}")()
+        return decides
 
-    assert adds() is False  # the lane names units after numbers itself
-    assert adds(mentions={"unit_signals_add": True}) is True
-    assert adds(mentions={"enabled": False}) is True  # the reference: no lane
-    assert adds(fusion={"mention_weight": 0.0}) is True
-
-
-def test_with_the_mention_lane_triggers_add_nothing_unless_asked() -> None:
-    from ontoretrieve.query.seeder import SeedRetriever
-
-    def adds(**groups: dict[str, object]) -> bool:
-        retriever = SeedRetriever.__new__(SeedRetriever)
-        retriever.settings = Settings(**groups)  # type: ignore[arg-type]
-        return retriever._triggers_add()
-
-    assert adds() is False  # the lane reads symbols and codes itself
-    assert adds(mentions={"triggers_add": True}) is True
+    assert adds() is False
+    assert adds(mentions={rule: True}) is True
     assert adds(mentions={"enabled": False}) is True  # the reference: no lane
     assert adds(fusion={"mention_weight": 0.0}) is True
 
