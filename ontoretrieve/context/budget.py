@@ -11,11 +11,14 @@ part of it a token budget affords, in the order a prompt needs it:
    vocabulary gives it), a **shell** (generic types such as ``owl:Class``,
    parents, domain and range, its first definition cut at a sentence
    boundary, a few synonyms, links to seeds) and the **rest** (other
-   annotations, restrictions, conversion factors...);
+   annotations, restrictions, conversion factors...); a label that only
+   spells the IRI ("mainIngredient") leaves the stub when a type or a symbol
+   can name the term instead;
 3. requests are granted in priority order while they fit: the stubs of the
    seeds the text names strongly, then their shells; the same for seeds that
    lanes agree on, then for seeds with a score alone; then the terms the
-   expansion reached, those linked to a better seed first; then the rests.
+   expansion reached, those linked to a better seed first; then the labels
+   the IRIs spell; then the rests.
    A request that does not fit is skipped, so a smaller later one may still
    fit. Every request brings the stubs of the terms its statements name, so
    the context never names a pool term it does not define;
@@ -95,6 +98,10 @@ class _Term:
     stub: list[Statement] = field(default_factory=list)
     shell: list[Statement] = field(default_factory=list)
     rest: list[Statement] = field(default_factory=list)
+    label: Statement | None = None
+    """The label a stub names the term by, in the stub or not (``spells_iri``)."""
+    spelled: list[Statement] = field(default_factory=list)
+    """Its label, when the IRI spells it and something else names the term."""
 
 
 def pack(statements: Sequence[Statement], seeds: Sequence[tuple[str, int]], budget: int,
@@ -223,15 +230,16 @@ def split_term(subject: ox.NamedNode, own: Sequence[Statement],
     >>> from ontoretrieve.settings.groups import ContextSettings
     >>> from ontoretrieve.rdf.vocab import OWL_CLASS, RDF_TYPE_NODE as A, RDFS_LABEL_NODE as L
     >>> t, owl_class = ox.NamedNode("http://x/t"), ox.NamedNode(OWL_CLASS)
-    >>> part = split_term(t, [(t, L, ox.Literal("t")), (t, L, ox.Literal("tee")),
+    >>> part = split_term(t, [(t, L, ox.Literal("tau")), (t, L, ox.Literal("tee")),
     ...                       (t, A, owl_class)], {}, RoleTable.default(), ContextSettings(),
     ...                   set())
     >>> [o.value for _, _, o in part.stub], [o.value for _, _, o in part.shell]
-    (['t'], ['http://www.w3.org/2002/07/owl#Class', 'tee'])
+    (['tau'], ['http://www.w3.org/2002/07/owl#Class', 'tee'])
     """
     term = _Term()
     labels = sorted((t for t in own if role_of(t[1], t[2], roles) is Role.LABEL),
                     key=lambda t: _name_rank(t[1].value))
+    term.label = labels[0] if labels else None
     synonyms = links = 0
     described = False
     generic: list[Statement] = []
@@ -266,11 +274,41 @@ def split_term(subject: ox.NamedNode, own: Sequence[Statement],
         else:
             term.rest.append(t)
             term.rest.extend(tree)
+    label = term.label
+    if (label is not None and label in term.stub and not settings.stub_iri_labels
+            and (len(term.stub) > 1 or generic) and spells_iri(label[2], subject)):
+        # The IRI says it already ("relations#mainIngredient" labelled "mainIngredient"):
+        # a type or a symbol names the term for fewer tokens; the label waits until
+        # every stub and shell is granted.
+        term.stub.remove(label)
+        term.spelled.append(label)
     if term.stub:  # a label names the term; "owl:Class" adds little to it at ~8 tokens
         term.shell[:0] = generic
     else:  # nothing else names the term: its type must
         term.stub = generic
     return term
+
+
+def spells_iri(label: object, subject: ox.NamedNode) -> bool:
+    """The label only spells the IRI's local name, as Turtle shows it (case, spaces and
+    punctuation aside).
+
+    >>> rel = ox.NamedNode("https://x.org/food/relations#mainIngredient")
+    >>> [spells_iri(ox.Literal(text, language="en"), rel)
+    ...  for text in ("mainIngredient", "main ingredient", "main ingredient of")]
+    [True, True, False]
+    >>> spells_iri(ox.Literal("gene expression"), ox.NamedNode("http://x/GO_0010467"))
+    False
+    """
+    if not isinstance(label, ox.Literal):
+        return False
+    iri = subject.value
+    local = iri[max(iri.rfind("#"), iri.rfind("/")) + 1:]
+    return bool(local) and _spelled(label.value) == _spelled(local)
+
+
+def _spelled(text: str) -> str:
+    return "".join(c for c in text.casefold() if c.isalnum())
 
 
 def _name_rank(predicate: str) -> int:
@@ -338,7 +376,7 @@ def cut_definition(text: str, limit: int, count: TokenCounter = estimate_tokens)
 def _requests(terms: Mapping[ox.NamedNode, _Term], subjects: Sequence[ox.NamedNode],
               tiers: Mapping[str, int]) -> list[list[Statement]]:
     """Stubs then shells per seed tier, then the reached terms (best-linked first), then
-    every rest."""
+    the labels the IRIs spell, then every rest."""
     seeds = [ox.NamedNode(iri) for iri in tiers if ox.NamedNode(iri) in terms]
     requests: list[list[Statement]] = []
     for tier in range(NOT_A_SEED):
@@ -351,6 +389,7 @@ def _requests(terms: Mapping[ox.NamedNode, _Term], subjects: Sequence[ox.NamedNo
     for s in others:
         requests.append(terms[s].stub + _links_to_seeds(terms[s], tiers))
     requests.extend(terms[s].shell for s in others)
+    requests.extend(terms[s].spelled for s in seeds + others)
     requests.extend(terms[s].rest for s in seeds + others)
     return [r for r in requests if r]
 
@@ -416,6 +455,8 @@ def _least(terms: Mapping[ox.NamedNode, _Term], seeds: Sequence[ox.NamedNode], b
         term = terms.get(seed)
         if term is not None:
             literals = [[t] for t in term.stub if isinstance(t[2], ox.Literal)]
+            if not literals and term.label is not None:  # a type-only stub: its label
+                literals = [[term.label]]
             return _fit_exactly(literals, budget, count_tokens) if literals else ([], 0)
     return [], 0
 

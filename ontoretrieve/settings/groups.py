@@ -498,6 +498,11 @@ class ContextSettings(_Group):
     (``qudt:Unit``, a domain class); the generic types of RDF, RDFS, OWL and SKOS
     (``owl:Class``, ``owl:ObjectProperty``, ``skos:Concept``) come with its shell, beside
     the parents, domain and range that imply them. True: every type in the stub."""
+    stub_iri_labels: bool = False
+    """A label that only spells the term's IRI ("relations#mainIngredient" labelled
+    "mainIngredient", ``unit:DAY`` "day") leaves the stub where a type or a symbol can
+    name the term instead: Turtle shows the name already. It comes with the term's rest,
+    once everything else is granted. True: the label stays in the stub."""
     base_tokens: int = Field(1500, ge=1)
     """The budget of a one-window text (a sentence or a short paragraph)."""
     tokens_per_window: int = Field(1000, ge=0)

@@ -35,9 +35,11 @@ def term(name: str) -> ox.NamedNode:
 
 
 def described(name: str, parent: str | None = None, words: int = 30) -> list[Statement]:
-    """A class with a label, an optional parent and a definition of ``words`` words."""
+    """A class with a label (one its IRI does not spell), an optional parent and a
+    definition of ``words`` words."""
     t = term(name)
-    found: list[Statement] = [(t, TYPE, CLASS), (t, LABEL, ox.Literal(name, language="en")),
+    found: list[Statement] = [(t, TYPE, CLASS),
+                              (t, LABEL, ox.Literal(f"{name} term", language="en")),
                               (t, DEFINITION, ox.Literal(" ".join(["word"] * words) + "."))]
     if parent:
         found.append((t, SUB, term(parent)))
@@ -169,7 +171,7 @@ def test_a_tight_budget_gives_strong_seeds_their_shell_and_weak_ones_a_stub_or_n
     medium = pack(pool, seeds, shell, estimate_tokens, DEFAULTS, ROLES)
     kept = set(medium.statements)
     assert (term("strong"), SUB, term("parent")) in kept  # the strong seed's shell ...
-    assert (term("parent"), LABEL, ox.Literal("parent", language="en")) in kept  # ... named
+    assert (term("parent"), LABEL, ox.Literal("parent term", language="en")) in kept  # ... named
 
 
 def test_expansion_linked_to_a_seed_comes_before_expansion_linked_to_none() -> None:
@@ -235,17 +237,18 @@ def test_a_stub_names_the_term_and_its_own_kind_generic_types_come_with_the_shel
     pool: list[Statement] = [
         (metre, TYPE, unit_class), (metre, LABEL, ox.Literal("metre")),
         (unit_class, LABEL, ox.Literal("unit")),
-        (cell, TYPE, CLASS), (cell, LABEL, ox.Literal("cell")), (bare, TYPE, CLASS)]
+        (cell, TYPE, CLASS), (cell, LABEL, ox.Literal("cell type")), (bare, TYPE, CLASS)]
     parts = {s: split_term(s, [t for t in pool if t[0] == s], {}, ROLES, DEFAULTS, set())
              for s in (metre, cell, bare)}
     assert (metre, TYPE, unit_class) in parts[metre].stub
-    assert parts[cell].stub == [(cell, LABEL, ox.Literal("cell"))]
+    assert parts[cell].stub == [(cell, LABEL, ox.Literal("cell type"))]
     assert parts[cell].shell == [(cell, TYPE, CLASS)]
     assert parts[bare].stub == [(bare, TYPE, CLASS)]  # nothing else names it
     every = ContextSettings(stub_generic_types=True)
     assert (cell, TYPE, CLASS) in split_term(cell, pool[3:5], {}, ROLES, every, set()).stub
     classes = [term(f"C{i}") for i in range(8)]
-    many = [t for c in classes for t in ((c, TYPE, CLASS), (c, LABEL, ox.Literal(c.value[-2:])))]
+    many = [t for c in classes
+            for t in ((c, TYPE, CLASS), (c, LABEL, ox.Literal(f"class {c.value[-1]}")))]
     seeds = [(c.value, 0) for c in classes]
 
     def named(settings: ContextSettings) -> int:
@@ -253,3 +256,38 @@ def test_a_stub_names_the_term_and_its_own_kind_generic_types_come_with_the_shel
         return len({s for s, _, _ in packed.statements})
 
     assert named(DEFAULTS) > named(every)
+
+
+def test_a_label_the_iri_spells_leaves_the_stub_when_a_type_or_symbol_names_the_term() -> None:
+    # "ont:mainIngredient rdfs:label "mainIngredient"" says the name twice; at a tight
+    # budget its type names it, and the label comes once every stub and shell is in.
+    prop, food = term("mainIngredient"), term("Food")
+    domain = ox.NamedNode(RDFS + "domain")
+    prop_type = ox.NamedNode("http://www.w3.org/2002/07/owl#ObjectProperty")
+    pool: list[Statement] = [
+        (prop, TYPE, prop_type), (prop, LABEL, ox.Literal("main ingredient", language="en")),
+        (prop, domain, food), (food, TYPE, CLASS), (food, LABEL, ox.Literal("Food")),
+        (term("alone"), LABEL, ox.Literal("alone"))]
+    parts = {s: split_term(s, [t for t in pool if t[0] == s], {}, ROLES, DEFAULTS, set())
+             for s in (prop, food, term("alone"))}
+    assert parts[prop].stub == [(prop, TYPE, prop_type)]
+    assert parts[prop].spelled == [(prop, LABEL, ox.Literal("main ingredient", language="en"))]
+    assert parts[food].stub == [(food, TYPE, CLASS)]
+    assert parts[term("alone")].stub == [(term("alone"), LABEL, ox.Literal("alone"))]
+    kept = split_term(prop, pool[:3], {}, ROLES, ContextSettings(stub_iri_labels=True), set())
+    assert (prop, LABEL, ox.Literal("main ingredient", language="en")) in kept.stub
+    roomy = pack(pool, [(prop.value, 0)], 10_000, estimate_tokens, DEFAULTS, ROLES)
+    assert set(roomy.statements) == set(pool)  # nothing is lost when the budget allows
+    seeds = [(prop.value, 0), (food.value, 1)]
+    named_by_types = estimate_tokens(turtle([pool[0], pool[2], pool[3]]))
+    tight = pack(pool, seeds, named_by_types + 2, estimate_tokens, DEFAULTS, ROLES)
+    assert {prop.value, food.value} <= subjects(tight.statements)
+    assert all(p != LABEL for _, p, _ in tight.statements)
+    # A type too long to fit a tiny budget: the least a context says is the label.
+    kind = ox.NamedNode("http://example.org/a/rather/long/namespace/for/the/kinds/of/"
+                        "relations/in/one/vocabulary#RelationKind")
+    named: list[Statement] = [(prop, TYPE, kind), pool[1]]
+    label_only = estimate_tokens(turtle([pool[1]]))
+    assert estimate_tokens(turtle([named[0]])) > label_only
+    least = pack(named, [(prop.value, 0)], label_only, estimate_tokens, DEFAULTS, ROLES)
+    assert least.statements == [pool[1]]
