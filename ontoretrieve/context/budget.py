@@ -8,9 +8,10 @@ part of it a token budget affords, in the order a prompt needs it:
    that only repeat (the same text under "en" and "en-US", a comment equal to
    the term's definition);
 2. each term splits into a **stub** (one label, symbols, the types its own
-   vocabulary gives it), a **shell** (generic types such as ``owl:Class``,
-   parents, domain and range, its first definition cut at a sentence
-   boundary, a few synonyms, links to seeds) and the **rest** (other
+   vocabulary gives it), a **shell** (generic types such as ``owl:Class``
+   unless a parent implies them, parents, domain and range, its first
+   definition cut at a sentence boundary, a few synonyms, links to seeds)
+   and the **rest** (other
    annotations, restrictions, conversion factors...); a label that only
    spells the IRI ("mainIngredient") leaves the stub when a type or a symbol
    can name the term instead;
@@ -62,7 +63,16 @@ from ontoretrieve.rdf.graph_index import (
     is_standard,
     role_of,
 )
-from ontoretrieve.rdf.vocab import NAME_PREDICATES, OBO_SYNONYMS, RDFS_COMMENT
+from ontoretrieve.rdf.vocab import (
+    NAME_PREDICATES,
+    OBO_SYNONYMS,
+    OWL_CLASS,
+    RDFS_CLASS,
+    RDFS_COMMENT,
+    RDFS_SUBCLASS_OF,
+    SKOS_BROADER,
+    SKOS_CONCEPT,
+)
 from ontoretrieve.settings.groups import ContextSettings
 
 __all__ = ["Packed", "cut_definition", "keep_languages", "pack", "split_term"]
@@ -283,10 +293,34 @@ def split_term(subject: ox.NamedNode, own: Sequence[Statement],
         term.stub.remove(label)
         term.spelled.append(label)
     if term.stub:  # a label names the term; "owl:Class" adds little to it at ~8 tokens
-        term.shell[:0] = generic
+        implied = frozenset() if settings.shell_implied_types else implied_types(term.shell)
+        term.shell[:0] = [t for t in generic if t[2].value not in implied]
+        term.rest[:0] = [t for t in generic if t[2].value in implied]
     else:  # nothing else names the term: its type must
         term.stub = generic
     return term
+
+
+_IMPLYING: Mapping[str, frozenset[str]] = {
+    RDFS_SUBCLASS_OF: frozenset({OWL_CLASS, RDFS_CLASS}),
+    SKOS_BROADER: frozenset({SKOS_CONCEPT}),
+}
+"""Predicates whose use says what kind of term the subject is: only a class has a
+superclass, only a concept a broader concept."""
+
+
+def implied_types(statements: Sequence[Statement]) -> frozenset[str]:
+    """The generic types the statements' predicates imply of their subject.
+
+    >>> t, parent = ox.NamedNode("http://x/t"), ox.NamedNode("http://x/p")
+    >>> sorted(implied_types([(t, ox.NamedNode(RDFS_SUBCLASS_OF), parent)]))
+    ['http://www.w3.org/2000/01/rdf-schema#Class', 'http://www.w3.org/2002/07/owl#Class']
+    """
+    found: frozenset[str] = frozenset()
+    for _, p, o in statements:
+        if isinstance(o, ox.NamedNode):
+            found |= _IMPLYING.get(p.value, frozenset())
+    return found
 
 
 def spells_iri(label: object, subject: ox.NamedNode) -> bool:

@@ -498,6 +498,10 @@ class ContextSettings(_Group):
     (``qudt:Unit``, a domain class); the generic types of RDF, RDFS, OWL and SKOS
     (``owl:Class``, ``owl:ObjectProperty``, ``skos:Concept``) come with its shell, beside
     the parents, domain and range that imply them. True: every type in the stub."""
+    shell_implied_types: bool = False
+    """A generic type a parent implies (``a owl:Class`` beside ``rdfs:subClassOf``,
+    ``a skos:Concept`` beside ``skos:broader``) leaves the shell for the rest: only a
+    class has a superclass. True: it stays in the shell."""
     stub_iri_labels: bool = False
     """A label that only spells the term's IRI ("relations#mainIngredient" labelled
     "mainIngredient", ``unit:DAY`` "day") leaves the stub where a type or a symbol can

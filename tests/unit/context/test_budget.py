@@ -291,3 +291,28 @@ def test_a_label_the_iri_spells_leaves_the_stub_when_a_type_or_symbol_names_the_
     assert estimate_tokens(turtle([named[0]])) > label_only
     least = pack(named, [(prop.value, 0)], label_only, estimate_tokens, DEFAULTS, ROLES)
     assert least.statements == [pool[1]]
+
+
+def test_a_generic_type_a_parent_implies_goes_to_the_rest() -> None:
+    # "a owl:Class" beside "rdfs:subClassOf" says nothing more: only a class has a
+    # superclass. Without a parent the type stays in the shell; with nothing else to
+    # name the term it is the stub.
+    child, root, bare, concept = term("X_1"), term("X_2"), term("X_3"), term("X_4")
+    broader = ox.NamedNode("http://www.w3.org/2004/02/skos/core#broader")
+    concept_type = ox.NamedNode("http://www.w3.org/2004/02/skos/core#Concept")
+    pool: list[Statement] = [
+        (child, TYPE, CLASS), (child, LABEL, ox.Literal("child")), (child, SUB, root),
+        (root, TYPE, CLASS), (root, LABEL, ox.Literal("root")), (bare, TYPE, CLASS),
+        (concept, TYPE, concept_type), (concept, LABEL, ox.Literal("concept")),
+        (concept, broader, root)]
+    parts = {s: split_term(s, [t for t in pool if t[0] == s], {}, ROLES, DEFAULTS, set())
+             for s in (child, root, bare, concept)}
+    assert (child, TYPE, CLASS) in parts[child].rest
+    assert (child, TYPE, CLASS) not in parts[child].shell + parts[child].stub
+    assert parts[root].shell == [(root, TYPE, CLASS)]
+    assert parts[bare].stub == [(bare, TYPE, CLASS)]
+    assert (concept, TYPE, concept_type) in parts[concept].rest
+    kept = ContextSettings(shell_implied_types=True)
+    assert (child, TYPE, CLASS) in split_term(child, pool[:3], {}, ROLES, kept, set()).shell
+    roomy = pack(pool, [(child.value, 0)], 10_000, estimate_tokens, DEFAULTS, ROLES)
+    assert set(roomy.statements) == set(pool)  # nothing is lost when the budget allows
