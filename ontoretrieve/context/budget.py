@@ -284,6 +284,14 @@ def split_term(subject: ox.NamedNode, own: Sequence[Statement],
         else:
             term.rest.append(t)
             term.rest.extend(tree)
+    _place_names(term, generic, subject, settings)
+    return term
+
+
+def _place_names(term: _Term, generic: list[Statement], subject: ox.NamedNode,
+                 settings: ContextSettings) -> None:
+    """Where the label and the generic types go: the stub names the term by what costs
+    least and says most; what the IRI or a parent says already waits."""
     label = term.label
     if (label is not None and label in term.stub and not settings.stub_iri_labels
             and (len(term.stub) > 1 or generic) and spells_iri(label[2], subject)):
@@ -298,7 +306,6 @@ def split_term(subject: ox.NamedNode, own: Sequence[Statement],
         term.rest[:0] = [t for t in generic if t[2].value in implied]
     else:  # nothing else names the term: its type must
         term.stub = generic
-    return term
 
 
 _IMPLYING: Mapping[str, frozenset[str]] = {

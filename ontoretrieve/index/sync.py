@@ -176,15 +176,8 @@ class IndexSync:
         which spares reading both versions to find them.
         """
         started = time.perf_counter()
-        repaired = False
-        if not rebuild:
-            state_now = IndexState.load(self.state_path)
-            if state_now is not None and not self._intact(state_now.location):
-                # The catalog is the source of every point: a lost shard is rebuilt from
-                # it, never replaced by an empty one that reports all is well.
-                log.warning("the index at %s is missing or damaged: rebuilding it from the "
-                            "catalog", state_now.location)
-                rebuild = repaired = True
+        repaired = not rebuild and self._damaged()
+        rebuild = rebuild or repaired
         state, work_path, old_location = self._starting_state(rebuild)
         desired, partial = self._desired_versions()
         plan = plan_sync(desired, set(state.ontologies), state.pending,
@@ -225,9 +218,24 @@ class IndexSync:
         self._sync_forms(state, desired, deleted, progress)
         report = self._report(state, rebuild, plan, state.points, counters, started)
         report.repaired = repaired
+        report.versions_revived = len(revived)
+        return self._with_encoding(report, counters)
+
+    def _damaged(self) -> bool:
+        """The index in use is missing or damaged (it is then rebuilt: the catalog is the
+        source of every point, and an empty shard must not report that all is well)."""
+        state_now = IndexState.load(self.state_path)
+        if state_now is None or self._intact(state_now.location):
+            return False
+        log.warning("the index at %s is missing or damaged: rebuilding it from the catalog",
+                    state_now.location)
+        return True
+
+    def _with_encoding(self, report: SyncReport, counters: Mapping[str, float]
+                       ) -> SyncReport:
+        """The report with what the sync encoded, layered and took from the cache."""
         report.texts_encoded = int(counters["texts"])
         report.versions_layered = int(counters["layered"])
-        report.versions_revived = len(revived)
         if isinstance(self._embedder, CachedEmbedder):
             report.texts_from_cache = self._embedder.reused
             report.texts_encoded = self._embedder.embedded

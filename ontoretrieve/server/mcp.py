@@ -68,6 +68,13 @@ def create_mcp(engine: Engine, tenant: str = DEFAULT_TENANT) -> MCPServer:
     """An MCP server whose tools answer from ``tenant``'s catalog."""
     require_tenant(engine.settings.tenants, tenant)
     server = MCPServer("ontoretrieve", instructions=INSTRUCTIONS)
+    _add_text_tools(server, engine, tenant)
+    _add_term_tools(server, engine, tenant)
+    return server
+
+
+def _add_text_tools(server: MCPServer, engine: Engine, tenant: str) -> None:
+    """The tools that ground a text: ``retrieve`` and ``slice``."""
 
     @server.tool()
     def retrieve(
@@ -101,6 +108,10 @@ def create_mcp(engine: Engine, tenant: str = DEFAULT_TENANT) -> MCPServer:
         return _guarded(lambda: engine.slice(text, max_tokens, tenant=tenant,
                                             ontologies=ontologies or ()))
 
+
+def _add_term_tools(server: MCPServer, engine: Engine, tenant: str) -> None:
+    """The tools that answer about terms and the catalog: ``lookup``, ``catalog_list``."""
+
     @server.tool()
     def lookup(
         mention: Annotated[str, Field(description=(
@@ -116,8 +127,6 @@ def create_mcp(engine: Engine, tenant: str = DEFAULT_TENANT) -> MCPServer:
         """The ontology versions of the catalog (IRI, version, source, hash) and its last
         load."""
         return _guarded(lambda: engine.catalog_listing(tenant=tenant))
-
-    return server
 
 
 class KeyGate:
