@@ -29,7 +29,7 @@ part of it a token budget affords, in the order a prompt needs it:
    kept if they fit (``_least``): a tight budget still names the term.
 
 >>> import pyoxigraph as ox
->>> from ontoretrieve.settings.groups import ContextSettings
+>>> from ontoretrieve.settings.groups import ContextSettings, ReachedOrder
 >>> from ontoretrieve.rdf.graph_index import RoleTable
 >>> from ontoretrieve.rdf.vocab import RDFS_LABEL_NODE as L
 >>> a, b = ox.NamedNode("http://x/a"), ox.NamedNode("http://x/b")
@@ -73,7 +73,7 @@ from ontoretrieve.rdf.vocab import (
     SKOS_BROADER,
     SKOS_CONCEPT,
 )
-from ontoretrieve.settings.groups import ContextSettings
+from ontoretrieve.settings.groups import ContextSettings, ReachedOrder
 
 __all__ = ["Packed", "cut_definition", "keep_languages", "pack", "split_term"]
 
@@ -115,11 +115,14 @@ class _Term:
 
 
 def pack(statements: Sequence[Statement], seeds: Sequence[tuple[str, int]], budget: int,
-         count_tokens: TokenCounter, settings: ContextSettings, roles: RoleTable) -> Packed:
+         count_tokens: TokenCounter, settings: ContextSettings, roles: RoleTable,
+         ranked: Sequence[str] = ()) -> Packed:
     """The pool's statements that fit ``budget`` tokens, spent by confidence.
 
     ``seeds`` are (IRI, tier) in rank order: tier 0 named strongly by the text,
-    1 lanes agree or an exact rule matched, 2 a score alone.
+    1 lanes agree or an exact rule matched, 2 a score alone. ``ranked`` are candidate
+    terms the seed cut left out, best first: with ``settings.reached_order`` "rank" the
+    pool's other terms come in that order, those no lane ranked after them.
     """
     if budget < 1:
         raise ValueError(f"a token budget must be at least 1, not {budget}")
@@ -139,7 +142,8 @@ def pack(statements: Sequence[Statement], seeds: Sequence[tuple[str, int]], budg
     linkable = seed_set | set(subjects)
     terms = {s: split_term(s, own[s], blanks, roles, settings, linkable, cut)
              for s in subjects}
-    requests = _requests(terms, subjects, tiers)
+    requests = _requests(terms, subjects, tiers,
+                         ranked if settings.reached_order is ReachedOrder.RANK else ())
     prefixes = used_prefixes(unique)
     kept, tokens = _grant_and_fit(terms, requests, budget, count_tokens, prefixes)
     seed_nodes = [ox.NamedNode(iri) for iri in tiers]
@@ -237,7 +241,7 @@ def split_term(subject: ox.NamedNode, own: Sequence[Statement],
     pool's: a unit's quantity kind, a property's inverse), and the generic types of a
     term its stub names otherwise (``settings.stub_generic_types``).
 
-    >>> from ontoretrieve.settings.groups import ContextSettings
+    >>> from ontoretrieve.settings.groups import ContextSettings, ReachedOrder
     >>> from ontoretrieve.rdf.vocab import OWL_CLASS, RDF_TYPE_NODE as A, RDFS_LABEL_NODE as L
     >>> t, owl_class = ox.NamedNode("http://x/t"), ox.NamedNode(OWL_CLASS)
     >>> part = split_term(t, [(t, L, ox.Literal("tau")), (t, L, ox.Literal("tee")),
@@ -415,9 +419,10 @@ def cut_definition(text: str, limit: int, count: TokenCounter = estimate_tokens)
 
 
 def _requests(terms: Mapping[ox.NamedNode, _Term], subjects: Sequence[ox.NamedNode],
-              tiers: Mapping[str, int]) -> list[list[Statement]]:
-    """Stubs then shells per seed tier, then the reached terms (best-linked first), then
-    the labels the IRIs spell, then every rest."""
+              tiers: Mapping[str, int], ranked: Sequence[str] = ()) -> list[list[Statement]]:
+    """Stubs then shells per seed tier, then the reached terms (those the query ranked
+    first, in its order; then the best-linked), then the labels the IRIs spell, then
+    every rest."""
     seeds = [ox.NamedNode(iri) for iri in tiers if ox.NamedNode(iri) in terms]
     requests: list[list[Statement]] = []
     for tier in range(NOT_A_SEED):
@@ -426,7 +431,10 @@ def _requests(terms: Mapping[ox.NamedNode, _Term], subjects: Sequence[ox.NamedNo
         requests.extend(terms[s].shell for s in of_tier)
     others = [s for s in subjects if s.value not in tiers]
     link_tier = _link_tiers(terms, tiers)
-    others.sort(key=lambda s: link_tier.get(s, NOT_A_SEED))  # stable: pool order within
+    rank = {iri: i for i, iri in enumerate(ranked)}
+    unranked = len(rank)
+    # Stable: pool order among terms alike.
+    others.sort(key=lambda s: (rank.get(s.value, unranked), link_tier.get(s, NOT_A_SEED)))
     for s in others:
         requests.append(terms[s].stub + _links_to_seeds(terms[s], tiers))
     requests.extend(terms[s].shell for s in others)

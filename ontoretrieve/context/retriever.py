@@ -437,7 +437,7 @@ class Retriever:
         """Seeds, working graph, induced subgraph and small modules: what a budget is
         spent on (a Context when there is nothing to spend it on)."""
         seconds: dict[str, float] = {}
-        evidence, funnel = self._seed_evidence(text, mode, scope, seconds, prepared)
+        evidence, funnel, reserve = self._seed_evidence(text, mode, scope, seconds, prepared)
         if not evidence:
             diagnosis = Diagnosis.NO_LEXICAL_MATCH if mode is Mode.LEXICAL else (
                 Diagnosis.CATALOG_EMPTY if not self.state.ontologies
@@ -472,7 +472,7 @@ class Retriever:
         seconds["closure"] = time.perf_counter() - clock
         return _Pool(mode, evidence, funnel, seeds, promoted, closed, ordered, graph,
                      versions, hashes, sub, modules, module_triples, capped, truncated, access,
-                     warnings, seconds)
+                     warnings, seconds, reserve)
 
     def _current(self, seeds: list[ContextSeed], evidence: list[SeedEvidence],
                  warnings: list[str]) -> tuple[list[ContextSeed], list[SeedEvidence]]:
@@ -488,16 +488,17 @@ class Retriever:
 
     def _seed_evidence(self, text: str, mode: Mode, scope: frozenset[str] | None,
                        seconds: dict[str, float], prepared: PreparedQueries
-                       ) -> tuple[list[SeedEvidence], SeedFunnel | None]:
-        """The seeds of the text: exact lexical rules only, or the whole query path."""
+                       ) -> tuple[list[SeedEvidence], SeedFunnel | None, list[str]]:
+        """The seeds of the text (exact lexical rules only, or the whole query path), the
+        funnel, and the candidates the cut left out, best first."""
         if mode is Mode.LEXICAL:
             clock = time.perf_counter()
             evidence = self._lexical_seeds(text, None if scope is None else sorted(scope))
             seconds["seeds"] = time.perf_counter() - clock
-            return evidence, None
+            return evidence, None, []
         result = self.seed_retriever.seeds(text, scope, prepared)
         seconds.update(result.seconds)
-        return result.seeds, result.funnel
+        return result.seeds, result.funnel, result.reserve
 
     def _read_catalog(self, seeds: list[ContextSeed], evidence: Sequence[SeedEvidence],
                       access: CatalogAccess, warnings: list[str]
@@ -539,7 +540,8 @@ class Retriever:
         if budget is not None:
             usable = {s.iri for s in pool.seeds}  # never a tampered IRI the pool left out
             tiers = [(e.iri, e.evidence_tier) for e in pool.evidence if e.iri in usable]
-            packed = pack(capped, tiers, budget, counter, self.settings.context, self.roles)
+            packed = pack(capped, tiers, budget, counter, self.settings.context, self.roles,
+                          ranked=pool.reserve)
             capped, truncated = packed.statements, truncated or packed.truncated
             seconds["budget"] = time.perf_counter() - clock
         by_iri = {s.iri: s for s in pool.ordered}
@@ -840,6 +842,9 @@ class _Pool:
     access: CatalogAccess
     warnings: list[str]
     seconds: dict[str, float]
+    reserve: list[str]
+    """Candidates the seed cut left out, best first: the order a budget adds the pool's
+    other terms in (``context.reached_order``)."""
 
 
 def _budget_metrics(packed: Packed | None) -> dict[str, Any]:

@@ -65,6 +65,7 @@ from ontoretrieve.query.selection import (
     evidence_tier,
     fit_first,
     mark_misfits,
+    merge_windows,
     misfits_only,
     select_seeds,
 )
@@ -83,12 +84,19 @@ _SPAN_DEPTH = 3
 """Core-lane hits asked per span word in span-level dense matching."""
 
 
+_RESERVE = 64
+"""Candidates beyond the cut a result keeps in order."""
+
+
 class SeedResult(BaseModel):
     """Ranked seeds of one text, with their evidence, the funnel and stage timings."""
 
     seeds: list[SeedEvidence]
     funnel: SeedFunnel
     seconds: dict[str, float]
+    reserve: list[str] = []
+    """Up to 64 candidate terms the cut left out, best first (merged fused score): the
+    order in which a budget adds the pool's other terms after the seeds."""
 
 
 class SeedRetriever:
@@ -208,9 +216,13 @@ class SeedRetriever:
             query_sequence_limit=window_metrics.query_sequence_limit,
             hits_per_lane=hits_per_lane, **counts.model_dump(), **rules,
             final_seeds=len(signalled))
+        kept = {seed.iri for seed in signalled}
+        reserve = [m.iri for m in merge_windows(fused, s.seeds.cross_query_merge_mode)
+                   if m.iri not in kept][:_RESERVE]
         return SeedResult(seeds=[_evidence(seed, mentions, evidence_tier(seed, s.seeds),
                                            fits.get(seed.iri)) for seed in signalled],
-                          funnel=funnel, seconds={k: round(v, 5) for k, v in clock.laps.items()})
+                          funnel=funnel, seconds={k: round(v, 5) for k, v in clock.laps.items()},
+                          reserve=reserve)
 
     def _with_mentions(self, text: str, scope: Collection[str] | None,
                        hashes: Sequence[str] | None, windows: Sequence[Window],

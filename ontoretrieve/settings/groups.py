@@ -28,6 +28,7 @@ __all__ = [
     "IndexSettings",
     "MentionSettings",
     "MergeMode",
+    "ReachedOrder",
     "SeedCut",
     "SeedOrder",
     "SeedSettings",
@@ -138,6 +139,14 @@ class SeedCut(StrEnum):
     EVIDENCE = "evidence"
     """Only candidates the evidence supports (a mention, lanes agreeing, a score near
     the unit's best), up to the cap."""
+
+
+class ReachedOrder(StrEnum):
+    RANK = "rank"
+    """Terms the query's lanes ranked below the seed cut first, best first; then the
+    others by the best seed they link to."""
+    LINK = "link"
+    """By the best seed each links to, in pool order within."""
 
 
 class TriggerFusion(StrEnum):
@@ -498,6 +507,11 @@ class ContextSettings(_Group):
     (``qudt:Unit``, a domain class); the generic types of RDF, RDFS, OWL and SKOS
     (``owl:Class``, ``owl:ObjectProperty``, ``skos:Concept``) come with its shell, beside
     the parents, domain and range that imply them. True: every type in the stub."""
+    reached_order: ReachedOrder = ReachedOrder.RANK
+    """The order the budget adds the pool's terms that are not seeds, after every seed's
+    stub and shell: ``rank``, the candidates the seed cut left out in the query's own
+    order first (the evidence of the text before the graph's), then the others by the
+    best seed they link to; ``link``, by that link alone."""
     shell_implied_types: bool = False
     """A generic type a parent implies (``a owl:Class`` beside ``rdfs:subClassOf``,
     ``a skos:Concept`` beside ``skos:broader``) leaves the shell for the rest: only a

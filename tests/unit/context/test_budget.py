@@ -185,6 +185,25 @@ def test_expansion_linked_to_a_seed_comes_before_expansion_linked_to_none() -> N
     assert "http://x.org/far" not in subjects(packed.statements)
 
 
+def test_reached_terms_the_query_ranked_come_first_in_its_order() -> None:
+    # Two terms the expansion reached, one linked to the seed, one the lanes ranked just
+    # below the cut: with the query's order the ranked one comes first; by link alone the
+    # linked one does. Terms no lane ranked keep the link order behind the ranked ones.
+    pool = described("seed") + described("linked", "seed") + described("ranked")
+    seeds = [("http://x.org/seed", 0)]
+    room = estimate_tokens(turtle(described("seed") + described("ranked")[:2]))
+
+    def kept(settings: ContextSettings, ranked: list[str]) -> set[str]:
+        return subjects(pack(pool, seeds, room, estimate_tokens, settings, ROLES,
+                             ranked=ranked).statements)
+
+    by_link = ContextSettings(reached_order="link")
+    assert "http://x.org/ranked" in kept(DEFAULTS, ["http://x.org/ranked"])
+    assert "http://x.org/linked" not in kept(DEFAULTS, ["http://x.org/ranked"])
+    assert "http://x.org/linked" in kept(by_link, ["http://x.org/ranked"])
+    assert "http://x.org/linked" in kept(DEFAULTS, [])  # nothing ranked: the link decides
+
+
 def test_long_definitions_are_cut_at_a_sentence_boundary() -> None:
     text = "First sentence here. " + " ".join(["more"] * 200) + "."
     cut = cut_definition(text, 20)
