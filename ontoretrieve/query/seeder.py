@@ -65,7 +65,7 @@ from ontoretrieve.query.selection import (
     evidence_tier,
     fit_first,
     mark_misfits,
-    merge_windows,
+    merged_order,
     misfits_only,
     select_seeds,
 )
@@ -217,8 +217,8 @@ class SeedRetriever:
             hits_per_lane=hits_per_lane, **counts.model_dump(), **rules,
             final_seeds=len(signalled))
         kept = {seed.iri for seed in signalled}
-        reserve = [m.iri for m in merge_windows(fused, s.seeds.cross_query_merge_mode)
-                   if m.iri not in kept][:_RESERVE]
+        reserve = [iri for iri in merged_order(fused, s.seeds.cross_query_merge_mode)
+                   if iri not in kept][:_RESERVE]
         return SeedResult(seeds=[_evidence(seed, mentions, evidence_tier(seed, s.seeds),
                                            fits.get(seed.iri)) for seed in signalled],
                           funnel=funnel, seconds={k: round(v, 5) for k, v in clock.laps.items()},

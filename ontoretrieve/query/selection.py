@@ -37,6 +37,7 @@ __all__ = [
     "fit_first",
     "mark_misfits",
     "merge_windows",
+    "merged_order",
     "misfits_only",
     "select_seeds",
 ]
@@ -122,6 +123,27 @@ def merge_windows(fused: Sequence[Sequence[FusedHit]], mode: MergeMode) -> list[
             window_scores=tuple((h.window, h.score) for h in hits)))
     merged.sort(key=lambda m: (m.score, m.best_fused, m.iri), reverse=True)
     return merged
+
+
+def merged_order(fused: Sequence[Sequence[FusedHit]], mode: MergeMode) -> list[str]:
+    """The terms of ``fused`` in ``merge_windows``' order, without building its records
+    (a seed result keeps the candidates its cut left out in this order).
+
+    >>> hits = [[FusedHit("a", 0.5, {}, 0), FusedHit("b", 0.4, {}, 0)],
+    ...         [FusedHit("b", 0.3, {}, 1)]]
+    >>> merged_order(hits, MergeMode.MAX_SCORE), merged_order(hits, MergeMode.SUM_SCORE)
+    (['a', 'b'], ['b', 'a'])
+    >>> [m.iri for m in merge_windows(hits, MergeMode.SUM_SCORE)]
+    ['b', 'a']
+    """
+    best: dict[str, float] = {}
+    total: dict[str, float] = {}
+    for hits in fused:
+        for hit in hits:
+            best[hit.iri] = max(best.get(hit.iri, hit.score), hit.score)
+            total[hit.iri] = total.get(hit.iri, 0.0) + hit.score
+    score = best if mode is MergeMode.MAX_SCORE else total
+    return sorted(best, key=lambda iri: (score[iri], best[iri], iri), reverse=True)
 
 
 def select_seeds(
