@@ -10,7 +10,7 @@ part of it a token budget affords, in the order a prompt needs it:
 2. each term splits into a **stub** (one label, symbols, the types its own
    vocabulary gives it), a **shell** (generic types such as ``owl:Class``
    unless a parent implies them, parents, domain and range, its first
-   definition cut at a sentence boundary, a few synonyms, links to seeds)
+   definition cut at a sentence boundary, a few exact synonyms, links to seeds)
    and the **rest** (other
    annotations, restrictions, conversion factors...); a label that only
    spells the IRI ("mainIngredient") leaves the stub when a type or a symbol
@@ -65,6 +65,7 @@ from ontoretrieve.rdf.graph_index import (
 )
 from ontoretrieve.rdf.vocab import (
     NAME_PREDICATES,
+    OBO_EXACT_SYNONYM,
     OBO_SYNONYMS,
     OWL_CLASS,
     RDFS_CLASS,
@@ -279,7 +280,8 @@ def split_term(subject: ox.NamedNode, own: Sequence[Statement],
         elif role is Role.DESCRIPTION and not described and isinstance(o, ox.Literal):
             described = True
             term.shell.append(cut(t) if cut else t)
-        elif p.value in _SYNONYMS and synonyms < settings.synonyms:
+        elif (p.value in _SYNONYMS and synonyms < settings.synonyms
+              and (p.value == OBO_EXACT_SYNONYM or settings.shell_inexact_synonyms)):
             term.shell.append(t)
             synonyms += 1
         elif role is Role.LINK and o in linkable and o != subject and links < _SHELL_LINKS:

@@ -535,6 +535,11 @@ class ContextSettings(_Group):
     synonyms: int = Field(3, ge=0)
     """Synonyms and alternative labels in a term's shell (the rest follow when budget
     is left)."""
+    shell_inexact_synonyms: bool = False
+    """Related, broad and narrow synonyms (oboInOwl) wait in the rest: they name looser or
+    other things ("fel" and "gall" for *bile*, "egg laying" for *parturition*), so a
+    shell's synonyms are exact ones and alternative labels. True: any kind counts toward
+    ``synonyms``, in statement order."""
 
     @property
     def every_language(self) -> bool:

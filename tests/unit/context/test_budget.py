@@ -335,3 +335,21 @@ def test_a_generic_type_a_parent_implies_goes_to_the_rest() -> None:
     assert (child, TYPE, CLASS) in split_term(child, pool[:3], {}, ROLES, kept, set()).shell
     roomy = pack(pool, [(child.value, 0)], 10_000, estimate_tokens, DEFAULTS, ROLES)
     assert set(roomy.statements) == set(pool)  # nothing is lost when the budget allows
+
+
+def test_a_shell_names_a_term_by_exact_synonyms_only() -> None:
+    # "fel" is a related synonym of bile, "bodily fluid" a broader one: neither names bile,
+    # so they wait in the rest; the exact synonym is in the shell.
+    oio = "http://www.geneontology.org/formats/oboInOwl#"
+    bile = term("UBERON_0001970")
+    broad, exact, related = (ox.NamedNode(oio + k) for k in (
+        "hasBroadSynonym", "hasExactSynonym", "hasRelatedSynonym"))
+    own: list[Statement] = [
+        (bile, LABEL, ox.Literal("bile")), (bile, broad, ox.Literal("bodily fluid")),
+        (bile, exact, ox.Literal("gall bladder bile")), (bile, related, ox.Literal("fel"))]
+    part = split_term(bile, own, {}, ROLES, DEFAULTS, set())
+    assert [o.value for _, _, o in part.shell] == ["gall bladder bile"]
+    assert {o.value for _, _, o in part.rest} == {"bodily fluid", "fel"}
+    loose = split_term(bile, own, {}, ROLES, ContextSettings(shell_inexact_synonyms=True),
+                       set())
+    assert [o.value for _, _, o in loose.shell] == ["bodily fluid", "gall bladder bile", "fel"]
