@@ -10,16 +10,17 @@ part of it a token budget affords, in the order a prompt needs it:
 2. each term splits into a **stub** (one label, symbols, the types its own
    vocabulary gives it), a **shell** (generic types such as ``owl:Class``
    unless a parent implies them, parents, domain and range, its first
-   definition cut at a sentence boundary, a few exact synonyms, links to seeds)
-   and the **rest** (other
-   annotations, restrictions, conversion factors...); a label that only
-   spells the IRI ("mainIngredient") leaves the stub when a type or a symbol
-   can name the term instead;
+   definition cut at a sentence boundary, a few exact synonyms, links to
+   seeds) and the **rest** (other annotations, looser synonyms, restrictions,
+   conversion factors...); a label that only spells the IRI
+   ("mainIngredient") leaves the stub when a type or a symbol can name the
+   term instead;
 3. requests are granted in priority order while they fit: the stubs of the
    seeds the text names strongly, then their shells; the same for seeds that
    lanes agree on, then for seeds with a score alone; then the terms the
-   expansion reached, those linked to a better seed first; then the labels
-   the IRIs spell; then the rests.
+   expansion reached, those the query ranked just below the seed cut first
+   (in its order), then those linked to a better seed; then the labels the
+   IRIs spell; then the rests.
    A request that does not fit is skipped, so a smaller later one may still
    fit. Every request brings the stubs of the terms its statements name, so
    the context never names a pool term it does not define;
@@ -29,7 +30,7 @@ part of it a token budget affords, in the order a prompt needs it:
    kept if they fit (``_least``): a tight budget still names the term.
 
 >>> import pyoxigraph as ox
->>> from ontoretrieve.settings.groups import ContextSettings, ReachedOrder
+>>> from ontoretrieve.settings.groups import ContextSettings
 >>> from ontoretrieve.rdf.graph_index import RoleTable
 >>> from ontoretrieve.rdf.vocab import RDFS_LABEL_NODE as L
 >>> a, b = ox.NamedNode("http://x/a"), ox.NamedNode("http://x/b")
@@ -242,7 +243,7 @@ def split_term(subject: ox.NamedNode, own: Sequence[Statement],
     pool's: a unit's quantity kind, a property's inverse), and the generic types of a
     term its stub names otherwise (``settings.stub_generic_types``).
 
-    >>> from ontoretrieve.settings.groups import ContextSettings, ReachedOrder
+    >>> from ontoretrieve.settings.groups import ContextSettings
     >>> from ontoretrieve.rdf.vocab import OWL_CLASS, RDF_TYPE_NODE as A, RDFS_LABEL_NODE as L
     >>> t, owl_class = ox.NamedNode("http://x/t"), ox.NamedNode(OWL_CLASS)
     >>> part = split_term(t, [(t, L, ox.Literal("tau")), (t, L, ox.Literal("tee")),
