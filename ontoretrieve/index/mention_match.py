@@ -509,16 +509,29 @@ def _name_words(form: str) -> frozenset[str]:
 
 
 def _after_number(tokens: Sequence[Token], index: int) -> bool:
-    """The token before ``index`` is a number ("10 m", "31%", "(0.2-0.4) m").
+    """The token before ``index`` is a number ("10 m", "31%", "(0.2-0.4) m"), and not the
+    digits of an identifier glued to its letters ("Stat5a", "IgG2a", "Aqp2 a candidate":
+    a gene's name, no quantity, so its "a" is no are nor year).
 
     >>> tokens = tokenize("a 10 m pole (3) m")
     >>> [_after_number(tokens, i) for i in (2, 7)]
     [True, True]
+    >>> tokens = tokenize("Stat5a and Aqp2 a")
+    >>> [_after_number(tokens, i) for i in (2, 6)]
+    [False, False]
     """
     before = index - 1
     if before >= 0 and tokens[before].text in ")]":
         before -= 1
-    return before >= 0 and tokens[before].text.isdigit()
+    return (before >= 0 and tokens[before].text.isdigit()
+            and not _identifier_digits(tokens, before))
+
+
+def _identifier_digits(tokens: Sequence[Token], index: int) -> bool:
+    """The number at ``index`` is glued to a letter before it: part of a name."""
+    previous = tokens[index - 1] if index > 0 else None
+    return (previous is not None and previous.end == tokens[index].start
+            and previous.text[-1:].isalpha())
 
 
 def _same_case(span: str, form: str) -> bool:

@@ -225,6 +225,15 @@ def test_a_span_after_a_number_names_only_its_units(tmp_path) -> None:  # type: 
     assert sorted(names(found)) == ["Day", "M", "Mouse", "UO_10", "UO_10"]
 
 
+def test_the_digits_of_a_name_are_no_quantity() -> None:
+    # "Stat5a", "IgG2a" and "Aqp2 a candidate" are genes, not a number of ares or years: a
+    # one-letter symbol names a unit only after a number that stands on its own.
+    d = dictionary(("ARE", (("a", "symbol"),)), ("M", (("m", "symbol"),)))
+    found = d.find("Stat5a and IgG2a, Aqp2 a candidate; 4 a of land and 10 m")
+    assert sorted(names(found)) == ["ARE", "M"]
+    assert all(m.after_number for m in found)
+
+
 # -- matching rules ----------------------------------------------------------------------
 
 
