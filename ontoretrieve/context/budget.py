@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 
 import pyoxigraph as ox
 
-from ontoretrieve.context.model import serialize_triples, used_prefixes
+from ontoretrieve.context.model import namespace_of, serialize_triples, used_prefixes
 from ontoretrieve.context.tokens import TokenCounter, estimate_tokens
 from ontoretrieve.rdf.graph_index import (
     Node,
@@ -350,9 +350,8 @@ def spells_iri(label: object, subject: ox.NamedNode) -> bool:
     """
     if not isinstance(label, ox.Literal):
         return False
-    iri = subject.value
-    local = iri[max(iri.rfind("#"), iri.rfind("/")) + 1:]
-    return bool(local) and _spelled(label.value) == _spelled(local)
+    local = subject.value[len(namespace_of(subject.value)):]
+    return _spelled(label.value) == _spelled(local)
 
 
 def _spelled(text: str) -> str:

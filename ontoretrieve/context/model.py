@@ -42,6 +42,7 @@ __all__ = [
     "OutputFormat",
     "Snapshot",
     "TermEvidence",
+    "namespace_of",
     "serialize_triples",
     "turtle_prefixes",
 ]
@@ -207,7 +208,7 @@ def used_prefixes(triples: Iterable[ox.Triple | Statement]) -> dict[str, str]:
     >>> used_prefixes([t])
     {'ont_7': 'http://x.org/voc/ont_7/relations#'}
     """
-    shared = Counter(_namespace(term.value) for term in {
+    shared = Counter(namespace_of(term.value) for term in {
         term for t in triples for term in t if isinstance(term, ox.NamedNode)})
     known = {prefix: ns for prefix, ns in sorted(WELL_KNOWN_PREFIXES.items()) if ns in shared}
     taken = set(WELL_KNOWN_PREFIXES)
@@ -273,9 +274,9 @@ def turtle_prefixes(triples: Iterable[ox.Triple | Statement]) -> dict[str, str]:
 
 def _count(uses: Counter[str], term: object) -> None:
     if isinstance(term, ox.NamedNode):
-        uses[_namespace(term.value)] += 1
+        uses[namespace_of(term.value)] += 1
     elif isinstance(term, ox.Literal) and not _written_bare(term):
-        uses[_namespace(term.datatype.value)] += 1
+        uses[namespace_of(term.datatype.value)] += 1
 
 
 _UNTYPED = frozenset({XSD + "string", RDF + "langString"})
@@ -296,8 +297,13 @@ def _written_bare(literal: ox.Literal) -> bool:
     return form is not None and form.fullmatch(literal.value) is not None
 
 
-def _namespace(iri: str) -> str:
-    """The IRI up to its last "#" or "/" (empty when the rest would be empty)."""
+def namespace_of(iri: str) -> str:
+    """The IRI up to its last "#" or "/" (empty when the rest would be empty): what a
+    Turtle prefix stands for; the rest is the local name Turtle shows.
+
+    >>> namespace_of("http://qudt.org/vocab/unit/MilliV"), namespace_of("urn:x:y")
+    ('http://qudt.org/vocab/unit/', '')
+    """
     cut = max(iri.rfind("#"), iri.rfind("/"))
     return iri[: cut + 1] if 0 < cut < len(iri) - 1 and "://" in iri[:cut] else ""
 
