@@ -69,11 +69,17 @@ from ontoretrieve.rdf.vocab import (
     OBO_EXACT_SYNONYM,
     OBO_SYNONYMS,
     OWL_CLASS,
+    OWL_EQUIVALENT_CLASS,
+    RDF_TYPE,
+    RDF_TYPE_NODE,
     RDFS_CLASS,
     RDFS_COMMENT,
+    RDFS_DOMAIN,
+    RDFS_RANGE,
     RDFS_SUBCLASS_OF,
     SKOS_BROADER,
     SKOS_CONCEPT,
+    SKOS_NARROWER,
 )
 from ontoretrieve.settings.groups import ContextSettings, ReachedOrder
 
@@ -147,7 +153,8 @@ def pack(statements: Sequence[Statement], seeds: Sequence[tuple[str, int]], budg
     requests = _requests(terms, subjects, tiers,
                          ranked if settings.reached_order is ReachedOrder.RANK else ())
     prefixes = used_prefixes(unique)
-    kept, tokens = _grant_and_fit(terms, requests, budget, count_tokens, prefixes)
+    kept, tokens = _grant_and_fit(terms, requests, budget, count_tokens, prefixes,
+                                  pull_implied=settings.pull_implied_stubs)
     seed_nodes = [ox.NamedNode(iri) for iri in tiers]
     if not kept:
         kept, tokens = _least(terms, seed_nodes, budget, count_tokens)
@@ -274,6 +281,9 @@ def split_term(subject: ox.NamedNode, own: Sequence[Statement],
         elif (role is Role.TYPE and not tree and is_standard(o)
               and not settings.stub_generic_types):
             generic.append(t)
+        elif (role is Role.SYMBOL and not settings.stub_repeated_symbols
+              and _spells_a_symbol(o, term.stub, roles)):
+            term.rest.append(t)  # "mV" as the UCUM code beside "mV" as the symbol
         elif role in (Role.TYPE, Role.SYMBOL) and not tree:
             term.stub.append(t)
         elif role in (Role.HIERARCHY, Role.DOMAIN_RANGE) and isinstance(o, ox.NamedNode):
@@ -293,6 +303,21 @@ def split_term(subject: ox.NamedNode, own: Sequence[Statement],
             term.rest.extend(tree)
     _place_names(term, generic, subject, settings)
     return term
+
+
+def _spells_a_symbol(symbol: object, stub: Sequence[Statement], roles: RoleTable) -> bool:
+    """Whether a stub holds a symbol with the same text already.
+
+    >>> u, sym = ox.NamedNode("http://x/mV"), ox.NamedNode("http://qudt.org/schema/qudt/symbol")
+    >>> stub = [(u, sym, ox.Literal("mV"))]
+    >>> _spells_a_symbol(ox.Literal("mV"), stub, RoleTable.default())
+    True
+    >>> _spells_a_symbol(ox.Literal("MV"), stub, RoleTable.default())
+    False
+    """
+    return isinstance(symbol, ox.Literal) and any(
+        isinstance(o, ox.Literal) and o.value == symbol.value
+        and role_of(p, o, roles) is Role.SYMBOL for _, p, o in stub)
 
 
 def _place_names(term: _Term, generic: list[Statement], subject: ox.NamedNode,
@@ -335,6 +360,36 @@ def implied_types(statements: Sequence[Statement]) -> frozenset[str]:
         if isinstance(o, ox.NamedNode):
             found |= _IMPLYING.get(p.value, frozenset())
     return found
+
+
+_OBJECT_KINDS: Mapping[str, frozenset[str]] = {
+    **{p: frozenset({OWL_CLASS, RDFS_CLASS})
+       for p in (RDF_TYPE, RDFS_DOMAIN, RDFS_RANGE, RDFS_SUBCLASS_OF, OWL_EQUIVALENT_CLASS)},
+    SKOS_BROADER: frozenset({SKOS_CONCEPT}),
+    SKOS_NARROWER: frozenset({SKOS_CONCEPT}),
+}
+"""Predicates whose use says what kind of term the object is: only a class is a type, a
+domain, a range or a superclass (RDFS gives ``rdfs:Class`` as their range), only a
+concept is a broader or narrower concept."""
+
+
+def implied_by(stub: Sequence[Statement], predicate: object) -> bool:
+    """Whether a stub only gives its term generic types that naming the term as the object
+    of ``predicate`` implies already.
+
+    >>> unit, a = ox.NamedNode("http://qudt.org/schema/qudt/Unit"), RDF_TYPE_NODE
+    >>> stub = [(unit, a, ox.NamedNode(OWL_CLASS))]
+    >>> implied_by(stub, a), implied_by(stub, ox.NamedNode("http://x/seeAlso"))
+    (True, False)
+    >>> implied_by([(unit, a, ox.NamedNode(OWL_CLASS)), (unit, a, ox.NamedNode("http://x/K"))],
+    ...            a)
+    False
+    """
+    kinds = _OBJECT_KINDS.get(predicate.value, frozenset()) if isinstance(
+        predicate, ox.NamedNode) else frozenset()
+    return bool(kinds) and bool(stub) and all(
+        p == RDF_TYPE_NODE and isinstance(o, ox.NamedNode) and o.value in kinds
+        for _, p, o in stub)
 
 
 def spells_iri(label: object, subject: ox.NamedNode) -> bool:
@@ -467,8 +522,8 @@ def _links_to_seeds(term: _Term, tiers: Mapping[str, int]) -> list[Statement]:
 
 
 def _grant_and_fit(terms: Mapping[ox.NamedNode, _Term], requests: Sequence[list[Statement]],
-                   budget: int, count_tokens: TokenCounter, prefixes: Mapping[str, str]
-                   ) -> tuple[list[Statement], int]:
+                   budget: int, count_tokens: TokenCounter, prefixes: Mapping[str, str],
+                   *, pull_implied: bool = True) -> tuple[list[Statement], int]:
     """Grant by estimated cost, fit by the real count; when the estimate was pessimistic
     (the real count is well under the budget and requests were refused), grant again
     against a budget scaled by how far off it was."""
@@ -476,7 +531,7 @@ def _grant_and_fit(terms: Mapping[ox.NamedNode, _Term], requests: Sequence[list[
     internal = budget
     best: tuple[list[Statement], int] = ([], 0)
     for _ in range(_ROUNDS):
-        granter = _Granter(terms, internal, costs)
+        granter = _Granter(terms, internal, costs, pull_implied=pull_implied)
         refused = 0
         in_a_row = 0
         for request in requests:
@@ -525,8 +580,9 @@ class _Granter:
     """Grants requests while their estimated cost fits, with the stubs they need."""
 
     def __init__(self, terms: Mapping[ox.NamedNode, _Term], budget: int,
-                 costs: _Costs) -> None:
+                 costs: _Costs, *, pull_implied: bool = True) -> None:
         self.terms = terms
+        self.pull_implied = pull_implied
         self.budget = budget
         self.costs = costs
         self.spent = 0
@@ -564,13 +620,16 @@ class _Granter:
             if t in self.kept or t in needed:
                 continue
             needed[t] = None
-            for node in (t[0], t[2]):
+            for node, as_object in ((t[0], False), (t[2], True)):
                 if node in self.stubbed or node in pulled or not isinstance(node, ox.NamedNode):
                     continue
                 term = self.terms.get(node)
-                if term is not None and not is_standard(node):
-                    pulled.add(node)
-                    frontier.extend(term.stub)
+                if term is None or is_standard(node):
+                    continue
+                if as_object and not self.pull_implied and implied_by(term.stub, t[1]):
+                    continue  # its stub would only repeat what t says: it waits its turn
+                pulled.add(node)
+                frontier.extend(term.stub)
         return list(needed), pulled
 
 

@@ -521,6 +521,16 @@ class ContextSettings(_Group):
     "mainIngredient", ``unit:DAY`` "day") leaves the stub where a type or a symbol can
     name the term instead: Turtle shows the name already. It comes with the term's rest,
     once everything else is granted. True: the label stays in the stub."""
+    stub_repeated_symbols: bool = False
+    """A symbol that spells one the stub holds already (a QUDT unit's ``qudt:ucumCode
+    "mV"`` beside ``qudt:symbol "mV"``) waits in the term's rest. True: every symbol is
+    in the stub."""
+    pull_implied_stubs: bool = False
+    """A statement that names another pool term pulls that term's stub in with it (so no
+    term is named without being introduced), except a stub that only says what the
+    naming statement implies: ``a owl:Class`` of a term named as a type, a domain, a
+    range or a superclass, ``a skos:Concept`` of a broader concept. Such a stub waits
+    for the term's own turn. True: every stub is pulled."""
     base_tokens: int = Field(1500, ge=1)
     """The budget of a one-window text (a sentence or a short paragraph)."""
     tokens_per_window: int = Field(1000, ge=0)

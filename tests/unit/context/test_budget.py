@@ -353,3 +353,44 @@ def test_a_shell_names_a_term_by_exact_synonyms_only() -> None:
     loose = split_term(bile, own, {}, ROLES, ContextSettings(shell_inexact_synonyms=True),
                        set())
     assert [o.value for _, _, o in loose.shell] == ["bodily fluid", "gall bladder bile", "fel"]
+
+
+def test_a_stub_a_statement_implies_is_not_pulled_in_with_it() -> None:
+    # "unit:PERCENT a qudt:Unit" names qudt:Unit as a type: "qudt:Unit a owl:Class" says
+    # nothing more, so it waits for the term's own turn instead of coming with the
+    # seed's stub. A stub that says more (a label) is still pulled in.
+    percent, unit_class, labelled = term("PERCENT"), term("Unit"), term("Labelled")
+    other = term("other")
+    symbol = ox.NamedNode("http://qudt.org/schema/qudt/symbol")
+    pool: list[Statement] = [
+        (percent, TYPE, unit_class), (percent, symbol, ox.Literal("%")),
+        (unit_class, TYPE, CLASS), (other, LABEL, ox.Literal("other")),
+        (other, TYPE, labelled), (labelled, TYPE, CLASS), (labelled, LABEL, ox.Literal("L"))]
+    seeds = [(percent.value, 0), (other.value, 0)]
+    seed_stubs = [pool[0], pool[1], pool[3], pool[4], pool[6]]
+    fits_seeds = estimate_tokens(turtle(seed_stubs)) + 4
+    tight = pack(pool, seeds, fits_seeds, estimate_tokens, DEFAULTS, ROLES)
+    assert (unit_class, TYPE, CLASS) not in tight.statements
+    assert {percent.value, other.value, labelled.value} <= subjects(tight.statements)
+    pulling = ContextSettings(pull_implied_stubs=True)
+    pulled = pack(pool, seeds, fits_seeds + 40, estimate_tokens, pulling, ROLES)
+    assert (unit_class, TYPE, CLASS) in pulled.statements
+    roomy = pack(pool, seeds, 10_000, estimate_tokens, DEFAULTS, ROLES)
+    assert set(roomy.statements) == set(pool)  # nothing is lost when the budget allows
+
+
+def test_a_symbol_that_repeats_one_in_the_stub_waits_in_the_rest() -> None:
+    # QUDT gives most units the same text as symbol and UCUM code: "mV" twice.
+    millivolt = term("MilliV")
+    symbol = ox.NamedNode("http://qudt.org/schema/qudt/symbol")
+    ucum = ox.NamedNode("http://qudt.org/schema/qudt/ucumCode")
+    own: list[Statement] = [(millivolt, LABEL, ox.Literal("Millivolt")),
+                            (millivolt, symbol, ox.Literal("mV")),
+                            (millivolt, ucum, ox.Literal("mV")),
+                            (millivolt, ucum, ox.Literal("mV.s"))]
+    part = split_term(millivolt, own, {}, ROLES, DEFAULTS, set())
+    assert part.stub == [own[0], own[1], own[3]]
+    assert own[2] in part.rest
+    kept = split_term(millivolt, own, {}, ROLES, ContextSettings(stub_repeated_symbols=True),
+                      set())
+    assert own[2] in kept.stub
