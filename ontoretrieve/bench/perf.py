@@ -31,7 +31,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,7 @@ from ontoretrieve.catalog.files import discover_files, parse_file
 from ontoretrieve.errors import OntoRetrieveError
 from ontoretrieve.index.atomize import Atom, AtomSource, atomize
 from ontoretrieve.index.build import make_embedder
+from ontoretrieve.index.embed import Embedder
 from ontoretrieve.settings import Settings
 
 __all__ = ["dense_texts", "file_atoms", "perf_markdown", "pick_files", "replicate",
@@ -130,62 +132,27 @@ def run_perf(settings: Settings, catalog: Path, units: Sequence[Path], out_dir: 
     """Measure every size (see the module docstring); returns what ``perf.json`` holds."""
     say = progress or (lambda message: None)
     say(f"atomizing {catalog}")
-    paths: dict[str, Path] = {}
-    texts: dict[str, list[str]] = {}
-    atoms_per_file: dict[str, int] = {}
-    for path in discover_files(catalog)[0]:
-        atoms = file_atoms(path, settings)
-        paths[str(path)] = path
-        atoms_per_file[str(path)] = len(atoms)
-        texts[str(path)] = dense_texts(atoms)
-    results = []
+    files = _atomized(catalog, settings)
     embedder = make_embedder(settings)
+    results = []
     for size in sizes:
-        picked = pick_files(sorted(atoms_per_file.items()), size)
-        folder = out_dir / f"catalog-{size}"
-        data = out_dir / f"data-{size}"
-        for stale in (folder, data):
-            shutil.rmtree(stale, ignore_errors=True)
-        folder.mkdir(parents=True)
+        picked = pick_files(sorted(files.atoms.items()), size)
+        folder, data = out_dir / f"catalog-{size}", out_dir / f"data-{size}"
         say(f"{size}: writing {len(picked)} files")
-        for name, copy in picked:
-            path = paths[name]
-            if copy == 0:
-                # The file's own name, so that units naming their ontology by file still match.
-                target = folder / path.name
-                if target.exists():
-                    target = folder / f"{path.parent.name}-{path.name}"
-                shutil.copyfile(path, target)
-            else:
-                triples = replicate(parse_file(path).triples, copy)
-                (folder / f"copy{copy}-{path.stem}.nt").write_bytes(
-                    ox.serialize(triples, format=ox.RdfFormat.N_TRIPLES) or b"")
+        _write_catalog(folder, picked, files.paths)
+        shutil.rmtree(data, ignore_errors=True)
         say(f"{size}: indexing")
         report, wall, index_rss = run_cli_json(["index", "--catalog", str(folder),
                                                 "--data-dir", str(data)])
-        pool = [t for name, _ in picked for t in texts[name]]
-        dense_per_atom = len(pool) / max(sum(atoms_per_file[n] for n, _ in picked), 1)
+        pool = [t for name, _ in picked for t in files.texts[name]]
+        dense_per_atom = len(pool) / max(sum(files.atoms[n] for n, _ in picked), 1)
         chosen = random.Random(seed).sample(pool, min(raw_texts, len(pool)))
         say(f"{size}: raw embedding of {len(chosen)} texts")
-        raw: dict[str, float] = {}
-        # Both orders: fastembed pads a batch to its longest text, so the given (random)
-        # order is much slower than sorted; the index sorts, so the fair ratio is to the best.
-        for order, batch in (("given_order", chosen), ("sorted_by_length",
-                                                        sorted(chosen, key=len))):
-            started = time.perf_counter()
-            embedder.embed_documents(batch)
-            raw[order] = len(batch) / (time.perf_counter() - started)
-        raw_rate = max(raw.values())
-        embedded_texts = report["atoms_embedded"] * dense_per_atom
-        index_rate = embedded_texts / wall
+        raw = _raw_rates(embedder, chosen)
+        index_rate = report["atoms_embedded"] * dense_per_atom / wall
         say(f"{size}: querying")
-        query_args = ["bench", "recall", "--out", str(out_dir / f"queries-{size}"),
-                      "--data-dir", str(data)]
-        for path in units:
-            query_args += ["--units", str(path)]
-        if sample:
-            query_args += ["--sample", str(sample)]
-        queries, _, query_rss = run_cli_json(query_args)
+        queries, _, query_rss = run_cli_json(
+            _query_args(out_dir / f"queries-{size}", data, units, sample))
         base = queries["variants"]["base"]["summary"]["overall"]
         results.append({
             "target_atoms": size, "atoms": report["atoms_total"],
@@ -196,7 +163,7 @@ def run_perf(settings: Settings, catalog: Path, units: Sequence[Path], out_dir: 
             "index_wall_seconds": round(wall, 1), "index_embed_seconds": report["embed_seconds"],
             "index_dense_texts_per_second": round(index_rate, 1),
             "raw_dense_texts_per_second": {k: round(v, 1) for k, v in raw.items()},
-            "index_over_raw": round(index_rate / raw_rate, 3),
+            "index_over_raw": round(index_rate / max(raw.values()), 3),
             "index_peak_rss_mib": round(index_rss),
             "query_units": base["units"],
             "latency_ms": base["latency_ms"],
@@ -209,6 +176,67 @@ def run_perf(settings: Settings, catalog: Path, units: Sequence[Path], out_dir: 
                        f"{platform.python_version()}",
             "catalog": str(catalog), "units": [str(u) for u in units],
             "raw_sample_texts": raw_texts, "sizes": results}
+
+
+@dataclass(frozen=True)
+class _Atomized:
+    """The catalog's files by name: their paths, atom counts and dense texts."""
+
+    paths: dict[str, Path]
+    atoms: dict[str, int]
+    texts: dict[str, list[str]]
+
+
+def _atomized(catalog: Path, settings: Settings) -> _Atomized:
+    found = _Atomized({}, {}, {})
+    for path in discover_files(catalog)[0]:
+        atoms = file_atoms(path, settings)
+        found.paths[str(path)] = path
+        found.atoms[str(path)] = len(atoms)
+        found.texts[str(path)] = dense_texts(atoms)
+    return found
+
+
+def _write_catalog(folder: Path, picked: Sequence[tuple[str, int]],
+                   paths: Mapping[str, Path]) -> None:
+    """The picked files into a fresh ``folder``: copy 0 as itself, the others renamed."""
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    for name, copy in picked:
+        path = paths[name]
+        if copy == 0:
+            # The file's own name, so that units naming their ontology by file still match.
+            target = folder / path.name
+            if target.exists():
+                target = folder / f"{path.parent.name}-{path.name}"
+            shutil.copyfile(path, target)
+        else:
+            triples = replicate(parse_file(path).triples, copy)
+            (folder / f"copy{copy}-{path.stem}.nt").write_bytes(
+                ox.serialize(triples, format=ox.RdfFormat.N_TRIPLES) or b"")
+
+
+def _raw_rates(embedder: Embedder, chosen: Sequence[str]) -> dict[str, float]:
+    """Texts a second the bare encoder embeds, in the given order and sorted by length.
+
+    Both orders: fastembed pads a batch to its longest text, so the given (random) order
+    is much slower than sorted; the index sorts, so the fair ratio is to the best.
+    """
+    raw: dict[str, float] = {}
+    for order, batch in (("given_order", list(chosen)),
+                         ("sorted_by_length", sorted(chosen, key=len))):
+        started = time.perf_counter()
+        embedder.embed_documents(batch)
+        raw[order] = len(batch) / (time.perf_counter() - started)
+    return raw
+
+
+def _query_args(out: Path, data: Path, units: Sequence[Path], sample: int | None
+                ) -> list[str]:
+    args = ["bench", "recall", "--out", str(out), "--data-dir", str(data)]
+    for path in units:
+        args += ["--units", str(path)]
+    return args + (["--sample", str(sample)] if sample else [])
 
 
 def perf_markdown(data: dict[str, Any]) -> str:
