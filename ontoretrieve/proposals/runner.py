@@ -114,23 +114,9 @@ class ProposalRunner:
             iri = update.ontology_iri
             add = parse_triples(update.add, f"add to {iri}")
             remove = parse_triples(update.remove, f"remove from {iri}")
-            candidates = [v for v in own if v.ontology_iri == iri]
-            if not candidates:
-                included = any(v.ontology_iri == iri for v in visible)
-                violations.append(Violation(check="unknown_ontology", ontology_iri=iri, message=(
-                    "the ontology is in an included catalog, which this tenant cannot change"
-                    if included else "no ontology of the tenant's catalog has this IRI")))
-                continue
-            if writable is not None and iri not in writable:
-                violations.append(Violation(check="not_writable", ontology_iri=iri, message=(
-                    "the snapshot does not list this ontology as writable")))
-                continue
-            base = next((v for v in candidates if v.content_hash == update.base_hash), None)
-            if base is None:
-                violations.append(Violation(check="stale", ontology_iri=iri, message=(
-                    f"the proposal was made against {update.base_hash[:12]}, but the current "
-                    f"version is {candidates[0].content_hash[:12]}: retrieve again and "
-                    "re-propose")))
+            base = _base_version(update, own, visible, writable)
+            if isinstance(base, Violation):
+                violations.append(base)
                 continue
             old = self._base_triples(base)
             present = set(old)
@@ -391,3 +377,27 @@ def _usable(iri: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def _base_version(update: OntologyUpdate, own: Sequence[OntologyVersion],
+                  visible: Sequence[OntologyVersion], writable: set[str] | None
+                  ) -> OntologyVersion | Violation:
+    """The version an update changes, or why it cannot: an ontology this tenant does not
+    own (or only includes), one the snapshot does not list as writable, or a stale base."""
+    iri = update.ontology_iri
+    candidates = [v for v in own if v.ontology_iri == iri]
+    if not candidates:
+        included = any(v.ontology_iri == iri for v in visible)
+        return Violation(check="unknown_ontology", ontology_iri=iri, message=(
+            "the ontology is in an included catalog, which this tenant cannot change"
+            if included else "no ontology of the tenant's catalog has this IRI"))
+    if writable is not None and iri not in writable:
+        return Violation(check="not_writable", ontology_iri=iri, message=(
+            "the snapshot does not list this ontology as writable"))
+    base = next((v for v in candidates if v.content_hash == update.base_hash), None)
+    if base is None:
+        return Violation(check="stale", ontology_iri=iri, message=(
+            f"the proposal was made against {update.base_hash[:12]}, but the current "
+            f"version is {candidates[0].content_hash[:12]}: retrieve again and "
+            "re-propose"))
+    return base
