@@ -87,6 +87,8 @@ __all__ = ["Packed", "cut_definition", "keep_languages", "pack", "split_term"]
 
 NOT_A_SEED = 3
 """The tier of a pool term no seed rule chose (the expansion reached it)."""
+WEAKEST_TIER = NOT_A_SEED - 1
+"""The tier of a seed chosen by its score alone (no mention, no agreeing lanes)."""
 
 _SYNONYMS = frozenset(OBO_SYNONYMS)
 _SHELL_LINKS = 3
@@ -151,7 +153,8 @@ def pack(statements: Sequence[Statement], seeds: Sequence[tuple[str, int]], budg
     terms = {s: split_term(s, own[s], blanks, roles, settings, linkable, cut)
              for s in subjects}
     requests = _requests(terms, subjects, tiers,
-                         ranked if settings.reached_order is ReachedOrder.RANK else ())
+                         ranked if settings.reached_order is ReachedOrder.RANK else (),
+                         names_first=settings.reserve_names_first)
     prefixes = used_prefixes(unique)
     kept, tokens = _grant_and_fit(terms, requests, budget, count_tokens, prefixes,
                                   pull_implied=settings.pull_implied_stubs)
@@ -476,24 +479,32 @@ def cut_definition(text: str, limit: int, count: TokenCounter = estimate_tokens)
 
 
 def _requests(terms: Mapping[ox.NamedNode, _Term], subjects: Sequence[ox.NamedNode],
-              tiers: Mapping[str, int], ranked: Sequence[str] = ()) -> list[list[Statement]]:
+              tiers: Mapping[str, int], ranked: Sequence[str] = (), *,
+              names_first: bool = False) -> list[list[Statement]]:
     """Stubs then shells per seed tier, then the reached terms (those the query ranked
     first, in its order; then the best-linked), then the labels the IRIs spell, then
-    every rest."""
+    every rest. With ``names_first`` the stubs of the ranked reached terms come before
+    the shells of the seeds a score alone chose: evidence that weak buys names (breadth)
+    before descriptions (depth)."""
     seeds = [ox.NamedNode(iri) for iri in tiers if ox.NamedNode(iri) in terms]
-    requests: list[list[Statement]] = []
-    for tier in range(NOT_A_SEED):
-        of_tier = [s for s in seeds if tiers[s.value] == tier]
-        requests.extend(terms[s].stub for s in of_tier)
-        requests.extend(terms[s].shell for s in of_tier)
     others = [s for s in subjects if s.value not in tiers]
     link_tier = _link_tiers(terms, tiers)
     rank = {iri: i for i, iri in enumerate(ranked)}
     unranked = len(rank)
     # Stable: pool order among terms alike.
     others.sort(key=lambda s: (rank.get(s.value, unranked), link_tier.get(s, NOT_A_SEED)))
+    early = [s for s in others if s.value in rank] if names_first else []
+    requests: list[list[Statement]] = []
+    for tier in range(NOT_A_SEED):
+        of_tier = [s for s in seeds if tiers[s.value] == tier]
+        requests.extend(terms[s].stub for s in of_tier)
+        if tier == WEAKEST_TIER:  # a score alone: the names of the next candidates first
+            requests.extend(terms[s].stub + _links_to_seeds(terms[s], tiers) for s in early)
+        requests.extend(terms[s].shell for s in of_tier)
+    named_early = set(early)
     for s in others:
-        requests.append(terms[s].stub + _links_to_seeds(terms[s], tiers))
+        if s not in named_early:
+            requests.append(terms[s].stub + _links_to_seeds(terms[s], tiers))
     requests.extend(terms[s].shell for s in others)
     requests.extend(terms[s].spelled for s in seeds + others)
     requests.extend(terms[s].rest for s in seeds + others)

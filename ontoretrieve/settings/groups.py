@@ -512,6 +512,11 @@ class ContextSettings(_Group):
     stub and shell: ``rank``, the candidates the seed cut left out in the query's own
     order first (the evidence of the text before the graph's), then the others by the
     best seed they link to; ``link``, by that link alone."""
+    reserve_names_first: bool = True
+    """With ``reached_order`` "rank": the stubs of the candidates the seed cut left out
+    (in the query's order) come right after the stubs of the seeds a score alone chose,
+    before those seeds' shells. Evidence that weak buys names (more of the candidates the
+    text may mean) before descriptions. False: after every seed's shell."""
     shell_implied_types: bool = False
     """A generic type a parent implies (``a owl:Class`` beside ``rdfs:subClassOf``,
     ``a skos:Concept`` beside ``skos:broader``) leaves the shell for the rest: only a

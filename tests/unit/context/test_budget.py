@@ -394,3 +394,26 @@ def test_a_symbol_that_repeats_one_in_the_stub_waits_in_the_rest() -> None:
     kept = split_term(millivolt, own, {}, ROLES, ContextSettings(stub_repeated_symbols=True),
                       set())
     assert own[2] in kept.stub
+
+
+def test_a_score_alone_buys_the_next_candidates_names_before_its_shell() -> None:
+    # A seed a score alone chose (tier 2) and a candidate ranked just below the cut:
+    # the candidate's name comes before the seed's shell. A seed a mention names (tier 0)
+    # keeps its shell before any candidate.
+    pool = described("weak", "parent") + described("parent") + described("ranked")
+    ranked = ["http://x.org/ranked"]
+    stubs = [t for t in pool if t[1] != DEFINITION and t[1] != SUB]
+    room = estimate_tokens(turtle(stubs)) + 6
+
+    def kept(tier: int, settings: ContextSettings) -> set[Statement]:
+        return set(pack(pool, [("http://x.org/weak", tier)], room, estimate_tokens, settings,
+                        ROLES, ranked=ranked).statements)
+
+    weak_shell = (term("weak"), DEFINITION, described("weak")[2][2])
+    by_score = kept(2, DEFAULTS)
+    assert "http://x.org/ranked" in subjects(list(by_score))
+    assert weak_shell not in by_score
+    after_shells = kept(2, ContextSettings(reserve_names_first=False))
+    assert weak_shell in after_shells
+    assert "http://x.org/ranked" not in subjects(list(after_shells))
+    assert weak_shell in kept(0, DEFAULTS)
