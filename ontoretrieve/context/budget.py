@@ -17,13 +17,16 @@ part of it a token budget affords, in the order a prompt needs it:
    term instead;
 3. requests are granted in priority order while they fit: the stubs of the
    seeds the text names strongly, then their shells; the same for seeds that
-   lanes agree on, then for seeds with a score alone; then the terms the
-   expansion reached, those the query ranked just below the seed cut first
-   (in its order), then those linked to a better seed; then the labels the
+   lanes agree on, then for seeds with a score alone (whose shells wait until
+   the candidates the query ranked just below the seed cut are named); then
+   the terms the expansion reached, those ranked candidates first (in the
+   query's order), then those linked to a better seed; then the labels the
    IRIs spell; then the rests.
    A request that does not fit is skipped, so a smaller later one may still
    fit. Every request brings the stubs of the terms its statements name, so
-   the context never names a pool term it does not define;
+   the context never names a pool term it does not define (a stub that only
+   repeats what the naming statement implies, ``a owl:Class`` of a range,
+   waits for its own turn);
 4. the Turtle of what was granted is counted with the caller's counter and
    trimmed from the last request until it fits: the budget is a hard limit.
    When not even one stub fits, the best seed's label and symbols alone are
@@ -343,9 +346,12 @@ def _place_names(term: _Term, generic: list[Statement], subject: ox.NamedNode,
         term.stub = generic
 
 
+_CLASS_TYPES = frozenset({OWL_CLASS, RDFS_CLASS})
+_CONCEPT_TYPES = frozenset({SKOS_CONCEPT})
+
 _IMPLYING: Mapping[str, frozenset[str]] = {
-    RDFS_SUBCLASS_OF: frozenset({OWL_CLASS, RDFS_CLASS}),
-    SKOS_BROADER: frozenset({SKOS_CONCEPT}),
+    RDFS_SUBCLASS_OF: _CLASS_TYPES,
+    SKOS_BROADER: _CONCEPT_TYPES,
 }
 """Predicates whose use says what kind of term the subject is: only a class has a
 superclass, only a concept a broader concept."""
@@ -366,10 +372,10 @@ def implied_types(statements: Sequence[Statement]) -> frozenset[str]:
 
 
 _OBJECT_KINDS: Mapping[str, frozenset[str]] = {
-    **{p: frozenset({OWL_CLASS, RDFS_CLASS})
+    **{p: _CLASS_TYPES
        for p in (RDF_TYPE, RDFS_DOMAIN, RDFS_RANGE, RDFS_SUBCLASS_OF, OWL_EQUIVALENT_CLASS)},
-    SKOS_BROADER: frozenset({SKOS_CONCEPT}),
-    SKOS_NARROWER: frozenset({SKOS_CONCEPT}),
+    SKOS_BROADER: _CONCEPT_TYPES,
+    SKOS_NARROWER: _CONCEPT_TYPES,
 }
 """Predicates whose use says what kind of term the object is: only a class is a type, a
 domain, a range or a superclass (RDFS gives ``rdfs:Class`` as their range), only a

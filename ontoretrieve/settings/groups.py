@@ -508,10 +508,11 @@ class ContextSettings(_Group):
     (``owl:Class``, ``owl:ObjectProperty``, ``skos:Concept``) come with its shell, beside
     the parents, domain and range that imply them. True: every type in the stub."""
     reached_order: ReachedOrder = ReachedOrder.RANK
-    """The order the budget adds the pool's terms that are not seeds, after every seed's
-    stub and shell: ``rank``, the candidates the seed cut left out in the query's own
-    order first (the evidence of the text before the graph's), then the others by the
-    best seed they link to; ``link``, by that link alone."""
+    """The order the budget adds the pool's terms that are not seeds, after the seeds'
+    stubs and shells: ``rank``, the candidates the seed cut left out in the query's own
+    order first (the evidence of the text before the graph's; their names before the
+    shells of score-alone seeds, ``reserve_names_first``), then the others by the best
+    seed they link to; ``link``, by that link alone."""
     reserve_names_first: bool = True
     """With ``reached_order`` "rank": the stubs of the candidates the seed cut left out
     (in the query's order) come right after the stubs of the seeds a score alone chose,
