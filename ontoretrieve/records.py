@@ -269,6 +269,10 @@ class SeedEvidence(_Record):
     """How well the term fits the text: the best cosine between a window's query vector
     and its core vector, which orders the seeds within a tier (``seeds.fit_order``;
     None when not computed: the order is by score)."""
+    confidence: float | None = None
+    """How likely the term is one the text is about, from all of its evidence together
+    (``query/confidence.py``), which orders the seeds within a tier
+    (``seeds.confidence_order``; None when not computed)."""
 
 
 class SyncReport(BaseModel):

@@ -30,6 +30,7 @@ from ontoretrieve.index.mention_match import Mention, MentionDictionary
 from ontoretrieve.index.mention_text import STOPWORDS
 from ontoretrieve.index.payload import evidence_from_payload
 from ontoretrieve.query.batch import NOTHING_PREPARED, PreparedQueries
+from ontoretrieve.query.confidence import in_confidence_order
 from ontoretrieve.query.fusion import best_attainable, fuse_window
 from ontoretrieve.query.lanes import (
     LaneResults,
@@ -219,9 +220,11 @@ class SeedRetriever:
         kept = {seed.iri for seed in signalled}
         reserve = [iri for iri in merged_order(fused, s.seeds.cross_query_merge_mode)
                    if iri not in kept][:_RESERVE]
-        return SeedResult(seeds=[_evidence(seed, mentions, evidence_tier(seed, s.seeds),
-                                           fits.get(seed.iri)) for seed in signalled],
-                          funnel=funnel, seconds={k: round(v, 5) for k, v in clock.laps.items()},
+        evidence = [_evidence(seed, mentions, evidence_tier(seed, s.seeds), fits.get(seed.iri))
+                    for seed in signalled]
+        if fits and s.seeds.confidence_order:  # fits: the unscoped evidence order
+            evidence = in_confidence_order(evidence)
+        return SeedResult(seeds=evidence, funnel=funnel, seconds={k: round(v, 5) for k, v in clock.laps.items()},
                           reserve=reserve)
 
     def _with_mentions(self, text: str, scope: Collection[str] | None,
@@ -281,7 +284,7 @@ class SeedRetriever:
         s = self.settings.seeds
         if s.cut is not SeedCut.EVIDENCE or not s.evidence_first:
             return seeds, {}
-        if not s.fit_order or scoped or not seeds or not window_vectors:
+        if not (s.fit_order or s.confidence_order) or scoped or not seeds or not window_vectors:
             return evidence_first(seeds, s), {}
         found = (vectors or CoreVectors(self.index))([seed.iri for seed in seeds])
         fits = {iri: max(float(np.dot(window, vector)) for window in window_vectors)
@@ -290,6 +293,8 @@ class SeedRetriever:
         strengths: dict[str, float] = {}
         for m in mentions:  # each term's strongest mention
             strengths[m.iri] = max(strengths.get(m.iri, 0.0), m.strength)
+        if not s.fit_order:  # the confidence order (``seeds``) reads the fits
+            return evidence_first(seeds, s), fits
         return fit_first(seeds, fits, anchored, s, strengths), fits
 
     def _fit_to_context(self, mentions: list[Mention], windows: Sequence[Window],

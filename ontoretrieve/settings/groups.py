@@ -375,6 +375,12 @@ class SeedSettings(_Group):
     mention to this power (how surely the text names the term: kind of form, terms
     sharing it, nesting), so of two terms that fit alike the one named by its label
     comes before the one a related synonym names. 0: fit alone."""
+    confidence_order: bool = True
+    """With ``evidence_first``: within each kind of evidence, seeds by their confidence,
+    a logistic model over all of their evidence together (fit, the strongest mention's
+    strength, kind, case and derivation, spans, windows, lanes, a unit after a number,
+    seeds of the same ontology; ``query/confidence.py``), instead of ``fit_order``'s fit
+    weighed by strength. Unscoped queries only: a scoped one keeps the score order."""
     evidence_ratio: float = Field(0.5, ge=0, le=1)
     """Evidence cut: a fused score at least this share of the best in the same window
     keeps a term."""

@@ -1,0 +1,163 @@
+"""Seed confidence: how likely a seed is a term the text is about, from its evidence.
+
+Pure. A context budget is spent in seed order, so the order is worth most
+where the budget is small. The evidence of a seed says several things at
+once: how well its term fits the text (``fit``), how surely a span names it
+(the strongest mention's strength, kind of form, exact case, derivation,
+nesting, terms sharing the form), how often and in how many windows, whether
+it names a unit right after a number, how many other seeds come from the
+same ontology (a text about an ontology names several of its terms). A
+logistic model over these signals weighs them together; its weights
+(``WEIGHTS``) were fitted on annotated paragraphs by
+``benchmarks/fit_seed_confidence.py``, which prints them, and are checked
+there on units the fit never saw. The model orders the seeds within each
+evidence tier (``seeds.confidence_order``); the tiers, and with them the
+seeds themselves, do not change.
+
+>>> from ontoretrieve.records import LaneRank
+>>> evidence = SeedEvidence(
+...     iri="x:lung", score=0.2, origin="retrieved", ontology_iri="o", ontology_version=None,
+...     ontology_hash="h", role="resource", fused_score=0.2, windows=[0],
+...     lanes=[LaneRank(window=0, lane="mention", rank=1, raw_score=1.0)],
+...     mentions=[{"span": [0, 4], "text": "lung", "kind": "label", "exact_case": True,
+...                "shared_by": 1, "strength": 1.0}], notes=[], evidence_tier=0, fit=0.35)
+>>> round(confidence(features_of(evidence, support=3)), 3)
+0.407
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Mapping, Sequence
+
+from ontoretrieve.records import SeedEvidence
+
+__all__ = ["FEATURES", "WEIGHTS", "confidence", "features_of", "in_confidence_order"]
+
+KINDS = ("label", "exact", "symbol", "local_name", "related", "elliptic", "narrow", "broad")
+"""The kinds of form a strongest mention can have that the model weighs."""
+
+FEATURES = ("fit", "strength", "tier0", "tier1", "exact_case",
+            *(f"kind_{k}" for k in KINDS), "derived", "contained", "outranked", "misfit",
+            "shared", "spans", "windows", "support", "lanes", "after_number",
+            "symbol_after_number", "words")
+"""The signals of a seed's evidence the model reads (``features_of``)."""
+
+WEIGHTS: Mapping[str, float] = {
+    "bias": -7.6619,
+    "fit": 6.9343,
+    "strength": 1.351,
+    "tier0": 1.7891,
+    "tier1": 1.2296,
+    "exact_case": 0.9497,
+    "kind_label": 0.5992,
+    "kind_exact": 1.257,
+    "kind_symbol": -0.8661,
+    "kind_local_name": -3.5731,
+    "kind_related": 0.3128,
+    "kind_elliptic": 1.7459,
+    "kind_narrow": 0.472,
+    "kind_broad": -0.0464,
+    "derived": 1.6979,
+    "contained": -0.7209,
+    "outranked": -6.0417,
+    "misfit": -1.5067,
+    "shared": 0.0833,
+    "spans": 0.3426,
+    "windows": -0.6581,
+    "support": 0.3458,
+    "lanes": -0.207,
+    "after_number": -0.0587,
+    "symbol_after_number": 3.5971,
+    "words": 0.2147,
+}
+"""Fitted by ``benchmarks/fit_seed_confidence.py`` on the dev suite's seed-1 sample of
+CRAFT and MeasEval paragraphs (its output, pasted; RESULTS, session 22). Raw features,
+no scaling: ``fit`` is a cosine, ``strength`` a mention's strength, the rest flags and
+log counts."""
+
+
+def features_of(evidence: SeedEvidence, support: int) -> dict[str, float]:
+    """The model's signals of one seed: its fit, tier and strongest mention, how many
+    spans and windows name it and how many lanes found it, and ``support``: how many of
+    the text's seeds (itself included) come from its ontology version.
+
+    >>> e = SeedEvidence(iri="x:mV", score=0.3, origin="retrieved", ontology_iri="o",
+    ...                  ontology_version=None, ontology_hash="h", role="resource",
+    ...                  fused_score=0.3, windows=[0], lanes=[], notes=[],
+    ...                  mentions=[{"span": [2, 4], "text": "mV", "kind": "symbol",
+    ...                             "exact_case": True, "shared_by": 1,
+    ...                             "after_number": True, "strength": 1.35}])
+    >>> f = features_of(e, support=1)
+    >>> f["symbol_after_number"], f["fit"], f["support"]
+    (1.0, 0.0, 0.0)
+    """
+    mentions = evidence.mentions
+    best = min(mentions, key=lambda m: -_number(m.get("strength"))) if mentions else {}
+    kind = str(best.get("kind", ""))
+    after_number = any(bool(m.get("after_number")) for m in mentions)
+    found: dict[str, float] = {
+        "fit": evidence.fit or 0.0,
+        "strength": _number(best.get("strength")),
+        "tier0": float(evidence.evidence_tier == 0),
+        "tier1": float(evidence.evidence_tier == 1),
+        "exact_case": float(bool(best.get("exact_case"))),
+        **{f"kind_{k}": float(kind == k) for k in KINDS},
+        "derived": float(bool(best.get("derived"))),
+        "contained": float(bool(best.get("contained"))),
+        "outranked": float(bool(best.get("outranked"))),
+        "misfit": float(bool(best.get("misfit"))),
+        "shared": math.log2(max(1.0, _number(best.get("shared_by"), 1.0))),
+        "spans": math.log1p(len({tuple(_span(m)) for m in mentions})),
+        "windows": math.log1p(len(evidence.windows)),
+        "support": math.log1p(max(0, support - 1)),
+        "lanes": float(len({lane["lane"] for lane in evidence.lanes})),
+        "after_number": float(after_number),
+        "symbol_after_number": float(kind == "symbol" and after_number),
+        "words": float(len(str(best.get("text", "")).split())),
+    }
+    return found
+
+
+def confidence(features: Mapping[str, float], weights: Mapping[str, float] = WEIGHTS
+               ) -> float:
+    """The model's probability that the seed is a term the text is about.
+
+    >>> confidence({"fit": 1.0}, {"bias": -1.0, "fit": 1.0})
+    0.5
+    """
+    z = weights.get("bias", 0.0) + sum(weights.get(k, 0.0) * v for k, v in features.items())
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+def in_confidence_order(seeds: Sequence[SeedEvidence],
+                        weights: Mapping[str, float] = WEIGHTS) -> list[SeedEvidence]:
+    """The seeds by evidence tier, then by confidence (best first), each with its
+    confidence recorded; equal confidences keep their order.
+
+    >>> def seed(iri, tier, fit):
+    ...     return SeedEvidence(iri=iri, score=0.1, origin="retrieved", ontology_iri="o",
+    ...                         ontology_version=None, ontology_hash="h", role="resource",
+    ...                         fused_score=0.1, windows=[0], lanes=[], notes=[],
+    ...                         evidence_tier=tier, fit=fit)
+    >>> ordered = in_confidence_order([seed("a", 1, 0.9), seed("b", 0, 0.1),
+    ...                                seed("c", 0, 0.5)], {"fit": 1.0})
+    >>> [(s.iri, s.confidence) for s in ordered]
+    [('c', 0.6225), ('b', 0.525), ('a', 0.7109)]
+    """
+    support = Counter(s.ontology_hash for s in seeds)
+    scored = [(s, round(confidence(features_of(s, support[s.ontology_hash]), weights), 4))
+              for s in seeds]
+    ranked = sorted(range(len(scored)),
+                    key=lambda i: (scored[i][0].evidence_tier, -scored[i][1], i))
+    return [scored[i][0].model_copy(update={"confidence": scored[i][1]}) for i in ranked]
+
+
+def _number(value: object, default: float = 0.0) -> float:
+    return float(value) if isinstance(value, int | float) else default
+
+
+def _span(mention: Mapping[str, object]) -> list[object]:
+    span = mention.get("span")
+    return list(span) if isinstance(span, list | tuple) else []
