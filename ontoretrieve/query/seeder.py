@@ -220,12 +220,18 @@ class SeedRetriever:
         kept = {seed.iri for seed in signalled}
         reserve = [iri for iri in merged_order(fused, s.seeds.cross_query_merge_mode)
                    if iri not in kept][:_RESERVE]
-        evidence = [_evidence(seed, mentions, evidence_tier(seed, s.seeds), fits.get(seed.iri))
-                    for seed in signalled]
-        if fits and s.seeds.confidence_order:  # fits: the unscoped evidence order
-            evidence = in_confidence_order(evidence)
-        return SeedResult(seeds=evidence, funnel=funnel, seconds={k: round(v, 5) for k, v in clock.laps.items()},
+        return SeedResult(seeds=self._final_evidence(signalled, mentions, fits), funnel=funnel,
+                          seconds={k: round(v, 5) for k, v in clock.laps.items()},
                           reserve=reserve)
+
+    def _final_evidence(self, seeds: Sequence[Seed], mentions: Sequence[Mention],
+                        fits: Mapping[str, float]) -> list[SeedEvidence]:
+        """Each seed's evidence, in confidence order within its tier when the order is the
+        unscoped evidence order (``fits`` computed) and ``seeds.confidence_order`` is on."""
+        s = self.settings.seeds
+        evidence = [_evidence(seed, mentions, evidence_tier(seed, s), fits.get(seed.iri))
+                    for seed in seeds]
+        return in_confidence_order(evidence) if fits and s.confidence_order else evidence
 
     def _with_mentions(self, text: str, scope: Collection[str] | None,
                        hashes: Sequence[str] | None, windows: Sequence[Window],

@@ -1,0 +1,73 @@
+"""Confidence order: within a kind of evidence, seeds by a model over all their evidence."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ontoretrieve.query.confidence import (
+    FEATURES,
+    WEIGHTS,
+    confidence,
+    features_of,
+    in_confidence_order,
+)
+from ontoretrieve.records import LaneRank, SeedEvidence
+from ontoretrieve.settings.groups import SeedSettings
+
+
+def mention(text: str, kind: str = "label", strength: float = 1.0, **flags: Any
+            ) -> dict[str, object]:
+    return {"span": [0, len(text)], "text": text, "form": text, "kind": kind,
+            "exact_case": True, "shared_by": 1, "strength": strength, **flags}
+
+
+def seed(iri: str, *, tier: int = 0, fit: float | None = 0.3, ontology: str = "h",
+         mentions: list[dict[str, object]] | None = None) -> SeedEvidence:
+    return SeedEvidence(
+        iri=iri, score=0.1, origin="retrieved", ontology_iri="o", ontology_version=None,
+        ontology_hash=ontology, role="resource", fused_score=0.1, windows=[0],
+        lanes=[LaneRank(window=0, lane="mention", rank=1, raw_score=1.0)],
+        mentions=mentions if mentions is not None else [mention(iri)], notes=[],
+        evidence_tier=tier, fit=fit)
+
+
+def test_every_feature_has_a_fitted_weight_and_nothing_else_does() -> None:
+    assert set(WEIGHTS) == {"bias", *FEATURES}
+    assert set(features_of(seed("lung"), support=1)) == set(FEATURES)
+
+
+def test_tiers_never_mix_and_each_seed_records_its_confidence() -> None:
+    seeds = [seed("agreed", tier=1, fit=0.9), seed("off", fit=0.05), seed("on", fit=0.5)]
+    ordered = in_confidence_order(seeds)
+    assert [s.iri for s in ordered] == ["on", "off", "agreed"]
+    assert all(s.confidence is not None and 0 < s.confidence < 1 for s in ordered)
+
+
+def test_a_sense_outranked_by_its_window_comes_after_the_chosen_one() -> None:
+    chosen = seed("metre", mentions=[mention("m", "symbol", 0.9)])
+    outranked = seed("mass", mentions=[mention("m", "symbol", 0.225, outranked=True)])
+    assert [s.iri for s in in_confidence_order([outranked, chosen])] == ["metre", "mass"]
+
+
+def test_a_unit_named_after_a_number_comes_before_a_word_that_fits_a_little_better() -> None:
+    # "5 mV": the unit's core text rarely resembles its sentence, yet it is named on
+    # purpose; "signal" fits the sentence a little better.
+    unit = seed("mV", fit=0.05, mentions=[mention("mV", "symbol", 1.35, after_number=True)])
+    word = seed("signal", fit=0.15, mentions=[mention("signal")])
+    assert [s.iri for s in in_confidence_order([word, unit])] == ["mV", "signal"]
+
+
+def test_a_local_name_is_weaker_evidence_than_a_label() -> None:
+    label = features_of(seed("a", mentions=[mention("lung")]), support=1)
+    local = features_of(seed("b", mentions=[mention("lung", "local_name", 0.7)]), support=1)
+    assert confidence(label) > confidence(local)
+
+
+def test_more_seeds_of_the_same_ontology_raise_a_seed() -> None:
+    alone = features_of(seed("x"), support=1)
+    among = features_of(seed("x"), support=8)
+    assert confidence(among) > confidence(alone)
+
+
+def test_the_setting_is_on_by_default() -> None:
+    assert SeedSettings().confidence_order
