@@ -52,6 +52,7 @@ from ontoretrieve.index.mention_text import (
     is_stopword_phrase,
     may_derive,
     root_word,
+    text_roots,
     tokenize,
     unit_letter,
 )
@@ -583,7 +584,7 @@ def _defines(tokens: Sequence[Token], index: int, aliases: dict[str, list[str]])
 def _root_stream(tokens: Sequence[Token]) -> Stream:
     """The derivational root of the stem of each word that may derive from a name: an
     adjective or a plural (``may_derive``)."""
-    return _stream(tokens, lambda _, t: [root_word(fold_word(t.text))]
+    return _stream(tokens, lambda _, t: text_roots(t.text)
                    if t.is_word and may_derive(t.text) else [])
 
 

@@ -43,6 +43,7 @@ __all__ = [
     "is_stopword_phrase",
     "may_derive",
     "root_word",
+    "text_roots",
     "tokenize",
     "unit_letter",
 ]
@@ -150,6 +151,27 @@ def root_word(word: str) -> str:
                 changed = True
                 break
     return root
+
+
+def text_roots(word: str) -> list[str]:
+    """The derivational roots a text's word may meet a name's root by (``root_word``).
+
+    Greek nouns in -sis make adjectives in -tic ("mitosis", "mitotic"; "synapse",
+    "synaptic"; "glycolysis", "glycolytic"; "morphogenesis", "morphogenetic") or
+    plain -ic after -osis and -esis ("endocytosis", "endocytic"; "spermatogenesis",
+    "spermatogenic"): an adjective in -ic also reads as those nouns' roots. Only a
+    name's root can meet them, never another word of the text.
+
+    >>> text_roots("mitotic"), text_roots("endocytic")[-2:], text_roots("nuclear")
+    (['mitot', 'mitos', 'mitotos', 'mitotes'], ['endocytos', 'endocytes'], ['nucle'])
+    >>> root_word(fold_word("mitosis")), root_word(fold_word("endocytosis"))
+    ('mitos', 'endocytos')
+    """
+    root = root_word(fold_word(word))
+    if not word.casefold().endswith("ic"):
+        return [root]
+    greek = [root[:-1] + "s"] if root.endswith("t") else []
+    return [root, *greek, root + "os", root + "es"]
 
 
 _DERIVED_ENDINGS = ("al", "ar", "ic", "ian", "ine", "ary", "ory", "ous", "i", "ae", "ia")
