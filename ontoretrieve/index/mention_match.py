@@ -456,8 +456,16 @@ class MentionDictionary:
                             folded=True)
         found += self._scan("exact", _exact_stream(tokens), tokens, text, folded=False)
         stemmed = {(m.iri, m.start, m.end) for m in found}
-        found += [m for m in self._scan("root", _root_stream(tokens), tokens, text,
-                                        folded=True, derived=True)
+        derived = self._scan("root", _root_stream(tokens), tokens, text, folded=True,
+                             derived=True)
+        # A Greek adjective's noun roots ("synaptic": "synaps") meet the roots of names,
+        # and the stems of names whose stem is their root ("synapse"), of Greek nouns
+        # only ("magnetic" is no adjective of magnesium, whose root is "magnes" too).
+        greek = _greek_stream(tokens)
+        derived += [m for which in ("root", "folded")
+                    for m in self._scan(which, greek, tokens, text, folded=True, derived=True)
+                    if m.form.casefold().endswith(GREEK_NOUN_ENDINGS)]
+        found += [m for m in {(m.iri, m.start, m.end): m for m in derived}.values()
                   if (m.iri, m.start, m.end) not in stemmed]
         return _flag_contained(_cohesive(found, tokens))
 
@@ -584,8 +592,18 @@ def _defines(tokens: Sequence[Token], index: int, aliases: dict[str, list[str]])
 def _root_stream(tokens: Sequence[Token]) -> Stream:
     """The derivational root of the stem of each word that may derive from a name: an
     adjective or a plural (``may_derive``)."""
-    return _stream(tokens, lambda _, t: text_roots(t.text)
+    return _stream(tokens, lambda _, t: [root_word(fold_word(t.text))]
                    if t.is_word and may_derive(t.text) else [])
+
+
+GREEK_NOUN_ENDINGS = ("sis", "ses", "se", "sia")
+"""How the Greek nouns an adjective in -ic stands for end (mitosis, synapse, neoplasia)."""
+
+
+def _greek_stream(tokens: Sequence[Token]) -> Stream:
+    """The Greek noun roots an adjective in -ic may stand for (``text_roots`` past the
+    first)."""
+    return _stream(tokens, lambda _, t: text_roots(t.text)[1:] if t.is_word else [])
 
 
 def _exact_stream(tokens: Sequence[Token]) -> Stream:

@@ -159,8 +159,8 @@ def text_roots(word: str) -> list[str]:
     Greek nouns in -sis make adjectives in -tic ("mitosis", "mitotic"; "synapse",
     "synaptic"; "glycolysis", "glycolytic"; "morphogenesis", "morphogenetic") or
     plain -ic after -osis and -esis ("endocytosis", "endocytic"; "spermatogenesis",
-    "spermatogenic"): an adjective in -ic also reads as those nouns' roots. Only a
-    name's root can meet them, never another word of the text.
+    "spermatogenic"): an adjective in -ic also reads as those nouns' roots, after its
+    own. The mention lane looks them up among Greek nouns' names only.
 
     >>> text_roots("mitotic"), text_roots("endocytic")[-2:], text_roots("nuclear")
     (['mitot', 'mitos', 'mitotos', 'mitotes'], ['endocytos', 'endocytes'], ['nucle'])

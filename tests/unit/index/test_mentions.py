@@ -63,6 +63,21 @@ def test_derived_forms_match_by_root_and_weigh_less() -> None:
     assert found[0].strength < found[2].strength
 
 
+def test_an_adjective_in_ic_names_the_greek_noun_in_sis() -> None:
+    # Greek -sis nouns make -tic adjectives (mitosis / mitotic, synapse / synaptic) or
+    # plain -ic ones after -osis and -esis (endocytosis / endocytic, -genesis / -genic).
+    d = dictionary(("mitosis", (("mitosis", "exact"),)), ("synapse", (("synapse", "label"),)),
+                   ("endocytosis", (("endocytosis", "label"),)),
+                   ("spermatogenesis", (("spermatogenesis", "label"),)),
+                   ("gene", (("gene", "label"),)), ("magnesium", (("magnesium", "label"),)))
+    found = d.find("mitotic, synaptic and endocytic vesicles of spermatogenic genetic cells"
+                   " in a magnetic field")
+    assert [(n, m.text, m.derived) for n, m in zip(names(found), found, strict=True)] == [
+        ("mitosis", "mitotic", True), ("synapse", "synaptic", True),
+        ("endocytosis", "endocytic", True), ("spermatogenesis", "spermatogenic", True)]
+    # "magnetic" would read as "magnes", the root of magnesium: no Greek noun in -sis.
+
+
 def test_only_adjectives_and_plurals_match_by_root() -> None:
     # "candidate" shares its root with the yeast Candida and "complex" with the muscle
     # complexus; neither derives from the name, while "Candidal" and "nuclei" do.
