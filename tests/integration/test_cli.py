@@ -113,8 +113,9 @@ def test_seeds_json_lists_ranked_iris_with_evidence(tmp_path: Path, catalog_dir:
     payload = json.loads(result.stdout)
     iris = [s["iri"] for s in payload["seeds"]]
     assert "http://example.org/mini#Sensor" in iris[:3]
-    # Evidence order: by tier, then by topic fit (no units after numbers here).
-    ranks = [(s["evidence_tier"], -s["fit"]) for s in payload["seeds"]]
+    # Evidence order: by tier, then by confidence (the fit among its signals).
+    assert all(s["fit"] is not None for s in payload["seeds"])
+    ranks = [(s["evidence_tier"], -s["confidence"]) for s in payload["seeds"]]
     assert ranks == sorted(ranks)
     assert payload["funnel"]["final_seeds"] == len(iris)
     text_file = tmp_path / "unit.txt"
