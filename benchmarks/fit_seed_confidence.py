@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from ontoretrieve.query.confidence import FEATURES, confidence, features_of
+from ontoretrieve.query.confidence import FEATURES, in_confidence_order, seed_features
 from ontoretrieve.query.seeder import SeedRetriever
 from ontoretrieve.records import SeedEvidence
 from ontoretrieve.settings import load_settings
@@ -52,9 +52,7 @@ def design(units: Sequence[tuple[str, set[str], list[SeedEvidence]]]
     """Features (one row a seed, ``FEATURES`` order) and gold labels."""
     rows, labels = [], []
     for _, gold, seeds in units:
-        support = Counter(s.ontology_hash for s in seeds)
-        for s in seeds:
-            f = features_of(s, support[s.ontology_hash])
+        for s, f in zip(seeds, seed_features(seeds), strict=True):
             rows.append([f[k] for k in FEATURES])
             labels.append(float(s.iri in gold))
     return np.array(rows), np.array(labels)
@@ -83,12 +81,7 @@ def gold_at(units: Sequence[tuple[str, set[str], list[SeedEvidence]]],
     confidence with ``weights``)."""
     out: dict[str, Counter[int]] = {}
     for source, gold, seeds in units:
-        ordered = list(seeds)
-        if weights is not None:
-            support = Counter(s.ontology_hash for s in seeds)
-            score = {id(s): confidence(features_of(s, support[s.ontology_hash]), weights)
-                     for s in seeds}
-            ordered.sort(key=lambda s: (s.evidence_tier, -score[id(s)]))
+        ordered = list(seeds) if weights is None else in_confidence_order(seeds, weights)
         counts = out.setdefault(source, Counter())
         for k in TOP:
             counts[k] += sum(s.iri in gold for s in ordered[:k])

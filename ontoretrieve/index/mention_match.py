@@ -456,17 +456,18 @@ class MentionDictionary:
                             folded=True)
         found += self._scan("exact", _exact_stream(tokens), tokens, text, folded=False)
         stemmed = {(m.iri, m.start, m.end) for m in found}
-        derived = self._scan("root", _root_stream(tokens), tokens, text, folded=True,
-                             derived=True)
+        found += [m for m in self._scan("root", _root_stream(tokens), tokens, text,
+                                        folded=True, derived=True)
+                  if (m.iri, m.start, m.end) not in stemmed]
+        named = {(m.iri, m.start, m.end) for m in found}
         # A Greek adjective's noun roots ("synaptic": "synaps") meet the roots of names,
         # and the stems of names whose stem is their root ("synapse"), of Greek nouns
         # only ("magnetic" is no adjective of magnesium, whose root is "magnes" too).
         greek = _greek_stream(tokens)
-        derived += [m for which in ("root", "folded")
-                    for m in self._scan(which, greek, tokens, text, folded=True, derived=True)
-                    if m.form.casefold().endswith(GREEK_NOUN_ENDINGS)]
-        found += [m for m in {(m.iri, m.start, m.end): m for m in derived}.values()
-                  if (m.iri, m.start, m.end) not in stemmed]
+        found += [m for which in ("root", "folded")
+                  for m in self._scan(which, greek, tokens, text, folded=True, derived=True)
+                  if m.form.casefold().endswith(GREEK_NOUN_ENDINGS)
+                  and (m.iri, m.start, m.end) not in named]
         return _flag_contained(_cohesive(found, tokens))
 
     def _scan(self, which: str, stream: Stream, tokens: Sequence[Token],

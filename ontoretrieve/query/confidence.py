@@ -33,7 +33,8 @@ from collections.abc import Mapping, Sequence
 
 from ontoretrieve.records import SeedEvidence
 
-__all__ = ["FEATURES", "WEIGHTS", "confidence", "features_of", "in_confidence_order"]
+__all__ = ["FEATURES", "WEIGHTS", "confidence", "features_of", "in_confidence_order",
+           "seed_features"]
 
 KINDS = ("label", "exact", "symbol", "local_name", "related", "elliptic", "narrow", "broad")
 """The kinds of form a strongest mention can have that the model weighs."""
@@ -120,6 +121,22 @@ def features_of(evidence: SeedEvidence, support: int) -> dict[str, float]:
     return found
 
 
+def seed_features(seeds: Sequence[SeedEvidence]) -> list[dict[str, float]]:
+    """``features_of`` each of one text's seeds, its support counted among them.
+
+    >>> def seed(iri, ontology):
+    ...     return SeedEvidence(iri=iri, score=0.1, origin="retrieved", ontology_iri="o",
+    ...                         ontology_version=None, ontology_hash=ontology,
+    ...                         role="resource", fused_score=0.1, windows=[0], lanes=[],
+    ...                         notes=[])
+    >>> [round(f["support"], 3) for f in seed_features([seed("a", "h"), seed("b", "h"),
+    ...                                                 seed("c", "g")])]
+    [0.693, 0.693, 0.0]
+    """
+    support = Counter(s.ontology_hash for s in seeds)
+    return [features_of(s, support[s.ontology_hash]) for s in seeds]
+
+
 def confidence(features: Mapping[str, float], weights: Mapping[str, float] = WEIGHTS
                ) -> float:
     """The model's probability that the seed is a term the text is about.
@@ -146,9 +163,8 @@ def in_confidence_order(seeds: Sequence[SeedEvidence],
     >>> [(s.iri, s.confidence) for s in ordered]
     [('c', 0.6225), ('b', 0.525), ('a', 0.7109)]
     """
-    support = Counter(s.ontology_hash for s in seeds)
-    scored = [(s, round(confidence(features_of(s, support[s.ontology_hash]), weights), 4))
-              for s in seeds]
+    scored = [(s, round(confidence(f, weights), 4))
+              for s, f in zip(seeds, seed_features(seeds), strict=True)]
     ranked = sorted(range(len(scored)),
                     key=lambda i: (scored[i][0].evidence_tier, -scored[i][1], i))
     return [scored[i][0].model_copy(update={"confidence": scored[i][1]}) for i in ranked]

@@ -379,8 +379,9 @@ class SeedSettings(_Group):
     """With ``evidence_first``: within each kind of evidence, seeds by their confidence,
     a logistic model over all of their evidence together (fit, the strongest mention's
     strength, kind, case and derivation, spans, windows, lanes, a unit after a number,
-    seeds of the same ontology; ``query/confidence.py``), instead of ``fit_order``'s fit
-    weighed by strength. Unscoped queries only: a scoped one keeps the score order."""
+    seeds of the same ontology; ``query/confidence.py``); ``fit_order``'s order only
+    breaks ties. Unscoped queries only: a scoped one keeps the score order. False:
+    ``fit_order``'s order."""
     evidence_ratio: float = Field(0.5, ge=0, le=1)
     """Evidence cut: a fused score at least this share of the best in the same window
     keeps a term."""
