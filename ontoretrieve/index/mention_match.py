@@ -138,6 +138,9 @@ class Mention:
     """The term does not fit the passage around the span (``flag_misfits``)."""
     misfit_weight: float = 1.0
     """The share of its strength a misfit keeps (``mentions.misfit_weight``)."""
+    cohesive: bool = True
+    """False: an elliptic form whose name's other word the text never uses (``_cohesion``):
+    "expression" for *gene expression* in a text that never writes "gene"."""
 
     @property
     def words(self) -> int:
@@ -343,8 +346,8 @@ def elliptic_keys(keyed: Sequence[KeyedForm]) -> list[KeyedForm]:
     is no name of its own there, but most of whose names (labels and exact
     synonyms; at least ``ELLIPTIC_MIN_SHARE`` of ``ELLIPTIC_MIN_NAMES`` or
     more) hold one two-word name, is keyed to that name's terms (kind
-    ``elliptic``, a weak form that counts only where the text also uses the
-    name's other word: ``_cohesive``).
+    ``elliptic``, a weak form, surest where the text also uses the name's
+    other word: ``_cohesion``).
     A word shared by many compounds ("acid": amino, fatty, nucleic...) keys
     nothing. Pure over the version's keyed forms, so an incremental update
     derives them again from its merged keys.
@@ -468,7 +471,7 @@ class MentionDictionary:
                   for m in self._scan(which, greek, tokens, text, folded=True, derived=True)
                   if m.form.casefold().endswith(GREEK_NOUN_ENDINGS)
                   and (m.iri, m.start, m.end) not in named]
-        return _flag_contained(_cohesive(found, tokens))
+        return _flag_contained(_cohesion(found, tokens))
 
     def _scan(self, which: str, stream: Stream, tokens: Sequence[Token],
               text: str, *, folded: bool, derived: bool = False) -> list[Mention]:
@@ -490,25 +493,28 @@ class MentionDictionary:
         return mentions
 
 
-def _cohesive(mentions: list[Mention], tokens: Sequence[Token]) -> list[Mention]:
-    """Elliptic mentions whose name's other word the text uses too, and every other one.
+def _cohesion(mentions: list[Mention], tokens: Sequence[Token]) -> list[Mention]:
+    """The mentions, each elliptic one whose name's other word the text never uses
+    flagged not ``cohesive``.
 
-    A shortened name is read as the long one only where the text itself
+    A shortened name is read as the long one most surely where the text itself
     supports it (lexical cohesion): "expression" stands for *gene expression*
-    in a text that speaks of genes, not in one about facial expressions;
-    "small" for *small intestine* only where "intestine" occurs.
+    in a text that speaks of genes, less surely in one that never says "gene"
+    (a paper's methods paragraph, or a text about facial expressions); "small"
+    for *small intestine* where "intestine" occurs. The seeder drops the others
+    or lets the confidence order weigh them (``mentions.elliptic_cohesion``).
 
     >>> m = Mention("x:t", "h", 4, 14, "expression", "gene expression", " express ",
     ...             FormKind.ELLIPTIC.value, True, 1)
-    >>> len(_cohesive([m], tokenize("its expression"))), len(_cohesive([m], tokenize(
-    ...     "its expression and the genes")))
-    (0, 1)
+    >>> [_cohesion([m], tokenize(text))[0].cohesive
+    ...  for text in ("its expression", "its expression and the genes")]
+    [False, True]
     """
     if all(m.kind != FormKind.ELLIPTIC.value for m in mentions):
         return mentions
     words = {fold_word(t.text) for t in tokens if t.is_word}
-    return [m for m in mentions
-            if m.kind != FormKind.ELLIPTIC.value or _name_words(m.form) <= words]
+    return [m if m.kind != FormKind.ELLIPTIC.value or _name_words(m.form) <= words
+            else dataclasses.replace(m, cohesive=False) for m in mentions]
 
 
 @functools.lru_cache(maxsize=20_000)

@@ -252,5 +252,5 @@ def evidence_of(mentions: Sequence[Mention], iri: str) -> list[dict[str, object]
                       "contained": m.contained, "after_number": m.after_number,
                       "derived": m.derived, "similarity": m.similarity,
                       "outranked": m.outranked, "misfit": m.misfit,
-                      "strength": round(m.strength, 4)})
+                      "cohesive": m.cohesive, "strength": round(m.strength, 4)})
     return spans

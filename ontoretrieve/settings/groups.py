@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from enum import StrEnum
-from typing import Annotated, Any, Self
+from typing import Annotated, Any, Literal, Self
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
 from pydantic_settings import NoDecode
@@ -448,6 +448,11 @@ class MentionSettings(_Group):
     elliptic: bool = True
     """Words that stand for a two-word name owning them in its ontology ("expression" for
     *gene expression*) name that term, weakly (False: only the terms' own forms)."""
+    elliptic_cohesion: Literal["required", "weighed"] = "weighed"
+    """An elliptic form in a text that never uses the name's other word ("expression"
+    where no word is "gene"): "weighed" keeps it, flagged ``cohesive: false`` in the
+    evidence, for the confidence order to weigh; "required" drops it (lexical cohesion
+    as a rule, the behaviour before session 23)."""
     senses_after_numbers: bool = False
     """Also pick senses for a span right after a number ("5 A"): off, because the window
     cannot tell a unit from a quantity kind sharing its symbol."""

@@ -314,15 +314,16 @@ def test_a_word_a_two_word_name_owns_stands_for_it() -> None:
     assert elliptic == [(" express ", "expr", "gene expression")]
 
 
-def test_an_elliptic_word_names_its_term_only_where_the_text_supports_it() -> None:
+def test_an_elliptic_word_is_cohesive_only_where_the_text_supports_it() -> None:
     d = dictionary(*GENE_NAMES)
     text = "Pax6 expression rose; the gene was expressed"
     found = [m for m in d.find(text) if m.iri == X + "expr"]
-    assert [(m.text, m.kind) for m in found] == [("expression", "elliptic"),
-                                                 ("expressed", "elliptic")]
+    assert [(m.text, m.kind, m.cohesive) for m in found] == [
+        ("expression", "elliptic", True), ("expressed", "elliptic", True)]
     assert found[0].strength < Mention("i", "h", 0, 4, "x", "x", "x", "label", True,
                                        1).strength
-    assert [m for m in d.find("a facial expression of joy") if m.iri == X + "expr"] == []
+    alone = [m for m in d.find("a facial expression of joy") if m.iri == X + "expr"]
+    assert [(m.text, m.cohesive) for m in alone] == [("expression", False)]
     assert names(d.find("an acid bath")) == []
 
 

@@ -63,6 +63,18 @@ def test_a_local_name_is_weaker_evidence_than_a_label() -> None:
     assert confidence(label) > confidence(local)
 
 
+def test_an_elliptic_form_the_text_does_not_support_is_weaker_than_one_it_does() -> None:
+    # "expression" for gene expression, in a text that writes "gene" and in one that
+    # never does (the mention is kept and flagged: mentions.elliptic_cohesion).
+    def elliptic(cohesive: bool) -> dict[str, float]:
+        return features_of(seed("expr", mentions=[mention("expression", "elliptic", 0.5,
+                                                          cohesive=cohesive)]), support=1)
+
+    assert elliptic(False)["lone_elliptic"] == 1.0
+    assert elliptic(True)["lone_elliptic"] == 0.0
+    assert confidence(elliptic(True)) > confidence(elliptic(False))
+
+
 def test_more_seeds_of_the_same_ontology_raise_a_seed() -> None:
     alone = features_of(seed("x"), support=1)
     among = features_of(seed("x"), support=8)

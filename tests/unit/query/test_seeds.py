@@ -225,3 +225,27 @@ def test_evidence_first_puts_what_the_text_names_on_top() -> None:
                 evidence=((1, LaneEvidence(Lane.MENTION, 1, 0.05)),))
     ordered = evidence_first([dense, weak, trigger, agreed, named], settings)
     assert [s.iri for s in ordered] == ["named", "trigger", "agreed", "dense", "weak"]
+
+
+@pytest.mark.parametrize(("cohesion", "expected"), [
+    ("weighed", [("expression", False), ("expression", True)]),
+    ("required", [("expression", True)]),
+])
+def test_an_elliptic_form_without_its_names_other_word_is_weighed_or_dropped(
+        cohesion: str, expected: list[tuple[str, bool]]) -> None:
+    # "expression" stands for gene expression; only the second text writes "gene".
+    from ontoretrieve.index.mention_forms import TermForms
+    from ontoretrieve.index.mention_match import MentionDictionary
+    from ontoretrieve.query.seeder import SeedRetriever
+
+    names = ["gene expression", "regulation of gene expression",
+             "positive regulation of gene expression", "gene"]
+    forms = [TermForms(f"x:{i}", ((name, "label"),)) for i, name in enumerate(names)]
+    dictionary = MentionDictionary.build([("h", forms)])
+    settings = Settings(mentions={"elliptic_cohesion": cohesion})  # type: ignore[arg-type]
+    retriever = SeedRetriever(settings, index=None, embedder=None,  # type: ignore[arg-type]
+                              mentions=lambda: dictionary)
+    found = [(m.text, m.cohesive) for text in ("Its expression rose.",
+                                               "Its expression, and the gene's, rose.")
+             for m in retriever.mentions(text) if m.iri == "x:0"]
+    assert found == expected
