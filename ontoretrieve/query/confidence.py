@@ -76,10 +76,9 @@ WEIGHTS: Mapping[str, float] = {
     "words": 0.1351,
 }
 """Fitted by ``benchmarks/fit_seed_confidence.py`` on the dev suite's seed-1 sample of
-CRAFT and MeasEval paragraphs (its output, pasted; RESULTS, session 22; refitted in session 23 with
-the elliptic forms the text gives no cohesion). Raw features,
-no scaling: ``fit`` is a cosine, ``strength`` a mention's strength, the rest flags and
-log counts."""
+CRAFT and MeasEval paragraphs (its output, pasted; RESULTS, sessions 22 and 23, refitted
+with the elliptic forms the text gives no cohesion). Raw features, no scaling: ``fit``
+is a cosine, ``strength`` a mention's strength, the rest flags and log counts."""
 
 
 def features_of(evidence: SeedEvidence, support: int) -> dict[str, float]:
