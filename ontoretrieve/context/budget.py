@@ -157,7 +157,8 @@ def pack(statements: Sequence[Statement], seeds: Sequence[tuple[str, int]], budg
              for s in subjects}
     requests = _requests(terms, subjects, tiers,
                          ranked if settings.reached_order is ReachedOrder.RANK else (),
-                         names_first=settings.reserve_names_first)
+                         names_first=settings.reserve_names_first,
+                         seed_names_first=settings.seed_names_first)
     prefixes = used_prefixes(unique)
     kept, tokens = _grant_and_fit(terms, requests, budget, count_tokens, prefixes,
                                   pull_implied=settings.pull_implied_stubs)
@@ -486,12 +487,26 @@ def cut_definition(text: str, limit: int, count: TokenCounter = estimate_tokens)
 
 def _requests(terms: Mapping[ox.NamedNode, _Term], subjects: Sequence[ox.NamedNode],
               tiers: Mapping[str, int], ranked: Sequence[str] = (), *,
-              names_first: bool = False) -> list[list[Statement]]:
+              names_first: bool = False, seed_names_first: bool = False
+              ) -> list[list[Statement]]:
     """Stubs then shells per seed tier, then the reached terms (those the query ranked
     first, in its order; then the best-linked), then the labels the IRIs spell, then
     every rest. With ``names_first`` the stubs of the ranked reached terms come before
     the shells of the seeds a score alone chose: evidence that weak buys names (breadth)
-    before descriptions (depth)."""
+    before descriptions (depth). With ``seed_names_first`` the stubs of every tier (and
+    those ranked reached terms) come before any seed's shell.
+
+    >>> terms = {ox.NamedNode(f"x:{n}"): _Term(stub=[(n, "label", n.upper())],
+    ...                                       shell=[(n, "definition", "...")])
+    ...          for n in "abc"}
+    >>> tiers = {"x:a": 0, "x:b": 1, "x:c": 2}
+    >>> [r[0][:2] for r in _requests(terms, list(terms), tiers)]
+    [('a', 'label'), ('a', 'definition'), ('b', 'label'), ('b', 'definition'), \
+('c', 'label'), ('c', 'definition')]
+    >>> [r[0][:2] for r in _requests(terms, list(terms), tiers, seed_names_first=True)]
+    [('a', 'label'), ('b', 'label'), ('c', 'label'), ('a', 'definition'), \
+('b', 'definition'), ('c', 'definition')]
+    """
     seeds = [ox.NamedNode(iri) for iri in tiers if ox.NamedNode(iri) in terms]
     others = [s for s in subjects if s.value not in tiers]
     link_tier = _link_tiers(terms, tiers)
@@ -501,12 +516,14 @@ def _requests(terms: Mapping[ox.NamedNode, _Term], subjects: Sequence[ox.NamedNo
     others.sort(key=lambda s: (rank.get(s.value, unranked), link_tier.get(s, NOT_A_SEED)))
     early = [s for s in others if s.value in rank] if names_first else []
     requests: list[list[Statement]] = []
+    shells: list[list[Statement]] = []
     for tier in range(NOT_A_SEED):
         of_tier = [s for s in seeds if tiers[s.value] == tier]
         requests.extend(terms[s].stub for s in of_tier)
         if tier == WEAKEST_TIER:  # a score alone: the names of the next candidates first
             requests.extend(terms[s].stub + _links_to_seeds(terms[s], tiers) for s in early)
-        requests.extend(terms[s].shell for s in of_tier)
+        (shells if seed_names_first else requests).extend(terms[s].shell for s in of_tier)
+    requests.extend(shells)
     named_early = set(early)
     for s in others:
         if s not in named_early:

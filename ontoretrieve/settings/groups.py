@@ -530,6 +530,11 @@ class ContextSettings(_Group):
     (in the query's order) come right after the stubs of the seeds a score alone chose,
     before those seeds' shells. Evidence that weak buys names (more of the candidates the
     text may mean) before descriptions. False: after every seed's shell."""
+    seed_names_first: bool = True
+    """The stubs (names) of the seeds of every evidence tier, and of the candidates
+    ``reserve_names_first`` puts among them, come before any seed's shell: at a tight
+    budget a weaker seed's name is worth more than a stronger one's description.
+    False: stubs then shells tier by tier (before session 23)."""
     shell_implied_types: bool = False
     """A generic type a parent implies (``a owl:Class`` beside ``rdfs:subClassOf``,
     ``a skos:Concept`` beside ``skos:broader``) leaves the shell for the rest: only a

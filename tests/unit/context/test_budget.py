@@ -398,8 +398,9 @@ def test_a_symbol_that_repeats_one_in_the_stub_waits_in_the_rest() -> None:
 
 def test_a_score_alone_buys_the_next_candidates_names_before_its_shell() -> None:
     # A seed a score alone chose (tier 2) and a candidate ranked just below the cut:
-    # the candidate's name comes before the seed's shell. A seed a mention names (tier 0)
-    # keeps its shell before any candidate.
+    # the candidate's name comes before the seed's shell. Tier by tier
+    # (seed_names_first off), a seed a mention names (tier 0) keeps its shell before
+    # any candidate; names first, the candidate's name comes before it.
     pool = described("weak", "parent") + described("parent") + described("ranked")
     ranked = ["http://x.org/ranked"]
     stubs = [t for t in pool if t[1] != DEFINITION and t[1] != SUB]
@@ -413,7 +414,28 @@ def test_a_score_alone_buys_the_next_candidates_names_before_its_shell() -> None
     by_score = kept(2, DEFAULTS)
     assert "http://x.org/ranked" in subjects(list(by_score))
     assert weak_shell not in by_score
-    after_shells = kept(2, ContextSettings(reserve_names_first=False))
+    after_shells = kept(2, ContextSettings(reserve_names_first=False,
+                                           seed_names_first=False))
     assert weak_shell in after_shells
     assert "http://x.org/ranked" not in subjects(list(after_shells))
-    assert weak_shell in kept(0, DEFAULTS)
+    tier_by_tier = ContextSettings(seed_names_first=False)
+    assert weak_shell in kept(0, tier_by_tier)
+    names_first = kept(0, DEFAULTS)
+    assert weak_shell not in names_first
+    assert "http://x.org/ranked" in subjects(list(names_first))
+
+
+def test_every_seeds_name_comes_before_a_stronger_seeds_shell() -> None:
+    # Two seeds, a strong one (tier 0) and one its score alone chose (tier 2), and room
+    # for both names and one definition: the weak seed's name comes first; tier by tier
+    # the strong seed's definition did.
+    pool = described("strong") + described("weak")
+    stubs = [t for t in pool if t[1] != DEFINITION and t[1] != SUB]
+    room = estimate_tokens(turtle(stubs)) + 6
+
+    def kept_subjects(settings: ContextSettings) -> list[str]:
+        return subjects(pack(pool, [("http://x.org/strong", 0), ("http://x.org/weak", 2)],
+                             room, estimate_tokens, settings, ROLES).statements)
+
+    assert "http://x.org/weak" in kept_subjects(DEFAULTS)
+    assert "http://x.org/weak" not in kept_subjects(ContextSettings(seed_names_first=False))
