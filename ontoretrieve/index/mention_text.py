@@ -199,12 +199,15 @@ def folded_keys(tokens: Sequence[Token]) -> list[str]:
 
 
 def exact_key(token: str) -> str:
-    """The case-kept key of one token: a plural "s" after a capital or digit is dropped.
+    """The case-kept key of one token: a plural "s" after a capital or digit is dropped,
+    except from a function word ("CAF-1 Is Essential": "Is" is no plural of the
+    symbol "I" after a number; stopword forms name nothing, so no form's key changes).
 
-    >>> [exact_key(t) for t in ["mRNAs", "ES", "mV", "Gs", "cells"]]
-    ['mRNA', 'ES', 'mV', 'G', 'cells']
+    >>> [exact_key(t) for t in ["mRNAs", "ES", "mV", "Gs", "cells", "Is", "As"]]
+    ['mRNA', 'ES', 'mV', 'G', 'cells', 'Is', 'As']
     """
-    if len(token) >= 2 and token.endswith("s") and (token[-2].isupper() or token[-2].isdigit()):
+    if (len(token) >= 2 and token.endswith("s") and (token[-2].isupper() or token[-2].isdigit())
+            and token.casefold() not in STOPWORDS):
         return token[:-1]
     return token
 

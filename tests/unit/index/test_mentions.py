@@ -136,6 +136,15 @@ def test_one_character_symbols_only_after_a_number() -> None:
     assert d.find("m is a letter and % a sign") == []
 
 
+def test_a_function_word_after_a_number_is_no_plural_of_a_symbol() -> None:
+    # A title's "CAF-1 Is Essential": "Is" is a word, not the symbol "I" in the plural.
+    d = dictionary(("CURRENT", (("electric current", "label"), ("I", "symbol"))),
+                   ("A", (("ampere", "label"), ("A", "symbol"))))
+    assert names(d.find("CAF-1 Is Essential, and 2 As Well")) == []
+    assert names(d.find("these 3 Is")) == []
+    assert names(d.find("a 5 I drop of 3 A")) == ["CURRENT", "A"]
+
+
 def test_a_capital_glued_to_a_number_is_no_unit() -> None:
     d = dictionary(("A", (("ampere", "label"), ("A", "symbol"))),
                    ("M", (("metre", "label"), ("m", "symbol"))))
