@@ -16,12 +16,12 @@ part of it a token budget affords, in the order a prompt needs it:
    ("mainIngredient") leaves the stub when a type or a symbol can name the
    term instead;
 3. requests are granted in priority order while they fit: the stubs of the
-   seeds the text names strongly, then their shells; the same for seeds that
-   lanes agree on, then for seeds with a score alone (whose shells wait until
-   the candidates the query ranked just below the seed cut are named); then
-   the terms the expansion reached, those ranked candidates first (in the
-   query's order), then those linked to a better seed; then the labels the
-   IRIs spell; then the rests.
+   seeds the text names strongly, then of the seeds lanes agree on, then of the
+   seeds with a score alone, then of the candidates the query ranked just below
+   the seed cut; then the seeds' shells tier by tier (``seed_names_first``;
+   off, each tier's stubs then its shells); then the other terms the expansion
+   reached, those ranked candidates first (in the query's order), then those
+   linked to a better seed; then the labels the IRIs spell; then the rests.
    A request that does not fit is skipped, so a smaller later one may still
    fit. Every request brings the stubs of the terms its statements name, so
    the context never names a pool term it does not define (a stub that only
