@@ -70,7 +70,9 @@ def pick_senses(mentions: Sequence[Mention], windows: Sequence[Window],
     """Word sense choice: a span naming several terms keeps its strength for the ``keep``
     terms nearest (cosine of core vectors) the window the span starts in; the others
     are flagged ``outranked``. A term without a vector is never outranked; nor are
-    spans right after a number unless ``after_numbers``.
+    spans right after a number unless ``after_numbers``. An elliptic reading the text
+    gives no cohesion (``cohesive`` false) takes no sense from the span's names and is
+    not outranked by them: the confidence order weighs it apart.
 
     >>> from ontoretrieve.index.mention_match import Mention
     >>> ms = [Mention(i, "h", 0, 6, "states", "state", "state", "label", True, 2)
@@ -85,7 +87,7 @@ def pick_senses(mentions: Sequence[Mention], windows: Sequence[Window],
         return list(mentions)
     groups: dict[tuple[int, int, str], set[str]] = {}
     for m in mentions:
-        if after_numbers or not m.after_number:
+        if (after_numbers or not m.after_number) and m.cohesive:
             groups.setdefault((m.start, m.end, m.key), set()).add(m.iri)
     outranked: set[tuple[int, int, str, str]] = set()
     for (start, end, key), iris in groups.items():

@@ -19,3 +19,24 @@ def test_terms_with_one_text_in_many_ontologies_keep_the_first_iri() -> None:
         picked = pick_senses(mentions, [Window(0, "division", 0, 8)], [np.array([1.0, 0.0])],
                              vectors, keep=1)
         assert [m.iri for m in picked if not m.outranked] == [min(iris)]
+
+
+def test_an_elliptic_reading_without_cohesion_takes_no_sense_from_a_name() -> None:
+    # "plasma" names blood plasma and plasma (physics); read elliptically it also names
+    # plasma membrane, which fits the window best, but the text never writes "membrane".
+    def named(iri: str, kind: str = "label", cohesive: bool = True) -> Mention:
+        return Mention(iri, "h", 0, 6, "plasma", "plasma", " plasma ", kind, True, 3,
+                       cohesive=cohesive)
+
+    vectors = {"x:membrane": np.array([1.0, 0.0]), "x:blood": np.array([0.8, 0.6]),
+               "x:physics": np.array([0.0, 1.0])}
+    window = [Window(0, "plasma", 0, 6)]
+
+    def kept(membrane_cohesive: bool) -> list[str]:
+        mentions = [named("x:membrane", "elliptic", membrane_cohesive), named("x:blood"),
+                    named("x:physics")]
+        picked = pick_senses(mentions, window, [np.array([1.0, 0.0])], vectors, keep=1)
+        return [m.iri for m in picked if not m.outranked]
+
+    assert kept(membrane_cohesive=False) == ["x:membrane", "x:blood"]
+    assert kept(membrane_cohesive=True) == ["x:membrane"]
