@@ -49,10 +49,10 @@ from ontoretrieve.index.mention_text import (
     Token,
     exact_key,
     fold_word,
+    greek_roots,
     is_stopword_phrase,
     may_derive,
     root_word,
-    text_roots,
     tokenize,
     unit_letter,
 )
@@ -608,9 +608,8 @@ GREEK_NOUN_ENDINGS = ("sis", "ses", "se", "sia")
 
 
 def _greek_stream(tokens: Sequence[Token]) -> Stream:
-    """The Greek noun roots an adjective in -ic may stand for (``text_roots`` past the
-    first)."""
-    return _stream(tokens, lambda _, t: text_roots(t.text)[1:] if t.is_word else [])
+    """The Greek noun roots an adjective in -ic may stand for (``greek_roots``)."""
+    return _stream(tokens, lambda _, t: greek_roots(t.text) if t.is_word else [])
 
 
 def _exact_stream(tokens: Sequence[Token]) -> Stream:

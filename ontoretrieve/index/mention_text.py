@@ -40,10 +40,10 @@ __all__ = [
     "exact_key",
     "fold_word",
     "folded_keys",
+    "greek_roots",
     "is_stopword_phrase",
     "may_derive",
     "root_word",
-    "text_roots",
     "tokenize",
     "unit_letter",
 ]
@@ -153,25 +153,25 @@ def root_word(word: str) -> str:
     return root
 
 
-def text_roots(word: str) -> list[str]:
-    """The derivational roots a text's word may meet a name's root by (``root_word``).
+def greek_roots(word: str) -> list[str]:
+    """The Greek noun roots an adjective in -ic may stand for, beside its own root
+    (``root_word``); none for other words.
 
     Greek nouns in -sis make adjectives in -tic ("mitosis", "mitotic"; "synapse",
     "synaptic"; "glycolysis", "glycolytic"; "morphogenesis", "morphogenetic") or
     plain -ic after -osis and -esis ("endocytosis", "endocytic"; "spermatogenesis",
-    "spermatogenic"): an adjective in -ic also reads as those nouns' roots, after its
-    own. The mention lane looks them up among Greek nouns' names only.
+    "spermatogenic"). The mention lane looks them up among Greek nouns' names only.
 
-    >>> text_roots("mitotic"), text_roots("endocytic")[-2:], text_roots("nuclear")
-    (['mitot', 'mitos', 'mitotos', 'mitotes'], ['endocytos', 'endocytes'], ['nucle'])
+    >>> greek_roots("mitotic"), greek_roots("endocytic")[-2:], greek_roots("nuclear")
+    (['mitos', 'mitotos', 'mitotes'], ['endocytos', 'endocytes'], [])
     >>> root_word(fold_word("mitosis")), root_word(fold_word("endocytosis"))
     ('mitos', 'endocytos')
     """
+    if not word.casefold().endswith("ic"):  # most words: no folding, no root
+        return []
     root = root_word(fold_word(word))
-    if not word.casefold().endswith("ic"):
-        return [root]
     greek = [root[:-1] + "s"] if root.endswith("t") else []
-    return [root, *greek, root + "os", root + "es"]
+    return [*greek, root + "os", root + "es"]
 
 
 _DERIVED_ENDINGS = ("al", "ar", "ic", "ian", "ine", "ary", "ory", "ous", "i", "ae", "ia")
