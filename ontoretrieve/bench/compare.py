@@ -31,21 +31,28 @@ __all__ = ["Comparison", "Metric", "check_metric", "compare_runs", "read_jsonl",
 Metric = str
 """``context`` (gold among the context's subjects), ``seed``, or ``context@N``: the
 context cut to a budget of N tokens, as ``bench recall`` records it per curve budget
-(``gold_at_tokens``)."""
-_FIELD: dict[str, str] = {"context": "context_subjects", "seed": "retrieved_term_iris"}
+(``gold_at_tokens``); ``named`` and ``named@N`` count only the gold subjects the
+context also names by a label or a symbol (not a bare IRI: ``gold_unnamed``)."""
+_FIELD: dict[str, str] = {"context": "context_subjects", "seed": "retrieved_term_iris",
+                          "named": "context_subjects"}
+_AT = ("context@", "named@")
 
 
 def check_metric(metric: str) -> Metric:
     """``metric`` when it is one ``compare_runs`` knows, else a clear error.
 
-    >>> check_metric("context@8000")
-    'context@8000'
+    >>> check_metric("context@8000"), check_metric("named@500")
+    ('context@8000', 'named@500')
     """
-    budget = metric.removeprefix("context@")
-    if metric in _FIELD or (budget != metric and budget.isdigit()):
+    for prefix in _AT:
+        budget = metric.removeprefix(prefix)
+        if budget != metric and budget.isdigit():
+            return metric
+    if metric in _FIELD:
         return metric
-    raise OntoRetrieveError(f"--metric {metric!r}: use context, seed or context@TOKENS "
-                            "(a budget of the recall-against-tokens curve, e.g. context@8000)")
+    raise OntoRetrieveError(f"--metric {metric!r}: use context, named, seed, context@TOKENS "
+                            "or named@TOKENS (a budget of the recall-against-tokens curve, "
+                            "e.g. context@8000)")
 
 
 class Comparison(BaseModel):
@@ -96,16 +103,32 @@ def read_jsonl(path: Path, key: str) -> list[dict[str, Any]]:
 
 
 def _hits(row: Mapping[str, Any], gold: Sequence[Sequence[str]], metric: Metric) -> list[bool]:
-    if metric.startswith("context@"):
-        budget = metric.removeprefix("context@")
-        at = row.get("gold_at_tokens") or {}
-        if budget not in at:
-            raise OntoRetrieveError(f"unit {row.get('id')!r} has no recall at {budget} tokens "
-                                    f"(recorded: {', '.join(at) or 'none'})")
-        found = set(at[budget])
+    kind, _, budget = metric.partition("@")
+    if budget:
+        found = set(_at_budget(row, "gold_at_tokens", budget))
     else:
         found = set(row.get(_FIELD[metric]) or [])
+    if kind == "named":
+        found -= set(_at_budget(row, "gold_unnamed_at_tokens", budget) if budget
+                     else _unnamed(row))
     return [bool(found.intersection(group)) for group in gold]
+
+
+def _at_budget(row: Mapping[str, Any], field: str, budget: str) -> list[str]:
+    at = row.get(field)
+    if at is None or budget not in at:
+        what = "recall" if field == "gold_at_tokens" else "naming"
+        raise OntoRetrieveError(f"unit {row.get('id')!r} has no {what} at {budget} tokens "
+                                f"(recorded: {', '.join(at or {}) or 'none'})")
+    return list(at[budget])
+
+
+def _unnamed(row: Mapping[str, Any]) -> list[str]:
+    if "gold_unnamed" not in row:
+        raise OntoRetrieveError(f"unit {row.get('id')!r} does not record which gold terms its "
+                                "context leaves unnamed (a run from before `named` recall): "
+                                "run it again to compare on named recall")
+    return list(row["gold_unnamed"])
 
 
 def compare_runs(run_a: Sequence[Mapping[str, Any]], run_b: Sequence[Mapping[str, Any]], *,

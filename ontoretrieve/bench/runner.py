@@ -19,15 +19,17 @@ import json
 import time
 import tomllib
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence, Set
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
+import pyoxigraph as ox
 from pydantic import BaseModel
 
 from ontoretrieve.bench.summary import RunSummary, summarize
 from ontoretrieve.bench.units import BenchUnit
 from ontoretrieve.catalog.reader import CatalogReader
+from ontoretrieve.context.budget import spells_iri
 from ontoretrieve.context.model import Context, Mode
 from ontoretrieve.context.retriever import Retriever
 from ontoretrieve.context.tokens import estimate_tokens
@@ -36,6 +38,7 @@ from ontoretrieve.errors import OntoRetrieveError
 from ontoretrieve.index.build import configured_fingerprint
 from ontoretrieve.index.state import ontology_names
 from ontoretrieve.query.batch import NOTHING_PREPARED, PreparedQueries
+from ontoretrieve.rdf.graph_index import Role, RoleTable, role_of
 from ontoretrieve.records import OntologyVersion
 from ontoretrieve.settings import Settings, profile_path
 
@@ -179,6 +182,8 @@ def run_variants(base: Retriever, variants: Sequence[tuple[Variant, Settings]],
     report = progress or (lambda what, done, total: None)
     retrievers = {variant.name: base.variant(settings) for variant, settings in variants}
     owners, labels, aliases = _gold_owners(base.reader, units)
+    readable = readable_iris(base.reader, sorted({iri for u in units for g in u.gold for iri in g}),
+                             base.settings.index.label_predicates)
     scopes = {unit.id: _unit_scope(base, unit) if scoped else () for unit in units}
     warm_seconds = 0.0
     if warm_up:
@@ -205,11 +210,14 @@ def run_variants(base: Retriever, variants: Sequence[tuple[Variant, Settings]],
                     unit.text, budgets, Mode.VECTOR, scopes[unit.id],
                     prepared=prepared.get(scopes[unit.id], NOTHING_PREPARED))
                 row = unit_row(unit, context, labels, owners, aliases, count_tokens)
-                cuts = cut_at_budgets(unit, context, at_budgets)
-                row["gold_at_tokens"] = {b: found for b, (found, _, _) in cuts.items()}
+                row["gold_unnamed"] = gold_unnamed(unit, context.triples(), retriever.roles,
+                                                   readable)
+                cuts = cut_at_budgets(unit, context, at_budgets, retriever.roles, readable)
+                row["gold_at_tokens"] = {b: cut.found for b, cut in cuts.items()}
+                row["gold_unnamed_at_tokens"] = {b: cut.unnamed for b, cut in cuts.items()}
                 # The curve's sizes, so a report plots recall against triples and tokens.
-                row["size_at_tokens"] = {b: {"triples": n, "tokens": t}
-                                         for b, (_, n, t) in cuts.items()}
+                row["size_at_tokens"] = {b: {"triples": cut.triples, "tokens": cut.tokens}
+                                         for b, cut in cuts.items()}
                 row["scoped"] = bool(scopes[unit.id])
                 sink.write(json.dumps(row) + "\n")
                 rows.append(row)
@@ -290,22 +298,34 @@ CURVE_BUDGETS = (500, 1000, 2000, 4000, 8000)
 """Token budgets (estimated LLM tokens) of the recall-against-tokens curve."""
 
 
-def gold_at_tokens(unit: BenchUnit, context: Context, at_budgets: Sequence[Context]
-                   ) -> dict[str, list[str]]:
+class BudgetCut(NamedTuple):
+    """A context cut to one curve budget: what it holds of the unit's gold, and its size."""
+
+    found: list[str]
+    """The unit's gold IRIs among its subjects."""
+    triples: int
+    tokens: int
+    """Estimated tokens of its Turtle."""
+    unnamed: list[str]
+    """Of ``found``, those it names by no label or symbol (``gold_unnamed``)."""
+
+
+def gold_at_tokens(unit: BenchUnit, context: Context, at_budgets: Sequence[Context],
+                   roles: RoleTable, readable: Set[str] = frozenset()) -> dict[str, list[str]]:
     """The unit's gold IRIs among the context's subjects at each curve budget.
 
     A context packed into token budgets (``context.budget``) was retrieved at each
     one; a context without a budget (the reference) is cut as ``slice`` cuts it:
     subject blocks in seed-then-admission order while their Turtle fits.
     """
-    return {budget: found for budget, (found, _, _) in
-            cut_at_budgets(unit, context, at_budgets).items()}
+    return {budget: cut.found for budget, cut in
+            cut_at_budgets(unit, context, at_budgets, roles, readable).items()}
 
 
-def cut_at_budgets(unit: BenchUnit, context: Context, at_budgets: Sequence[Context]
-                   ) -> dict[str, tuple[list[str], int, int]]:
-    """Per curve budget: the gold IRIs the context holds, its triples and its estimated
-    tokens (see ``gold_at_tokens`` for how a context is cut)."""
+def cut_at_budgets(unit: BenchUnit, context: Context, at_budgets: Sequence[Context],
+                   roles: RoleTable, readable: Set[str] = frozenset()
+                   ) -> dict[str, BudgetCut]:
+    """Per curve budget, the context cut to it (see ``gold_at_tokens`` for how)."""
     gold = {iri for group in unit.gold for iri in group}
     cut_after = context.metrics.token_budget is None and not context.empty
     triples = context.triples() if cut_after else []  # parsed once for every budget
@@ -314,10 +334,54 @@ def cut_at_budgets(unit: BenchUnit, context: Context, at_budgets: Sequence[Conte
     for budget, packed in zip(CURVE_BUDGETS, at_budgets, strict=True):
         if not cut_after:
             subjects = set(packed.terms)
+            kept = packed.triples()
             size = (packed.metrics.context_triples, packed.metrics.context_tokens or 0)
         else:
             taken, _, tokens, _ = fit_turtle(triples, order, budget, estimate_tokens)
             subjects = {iri for iri, _ in taken if iri is not None}
-            size = (sum(len(ts) for _, ts in taken), tokens)
-        cuts[str(budget)] = (sorted(gold & subjects), *size)
+            kept = [t for _, ts in taken for t in ts]
+            size = (len(kept), tokens)
+        cuts[str(budget)] = BudgetCut(sorted(gold & subjects), *size,
+                                      gold_unnamed(unit, kept, roles, readable))
     return cuts
+
+
+def gold_unnamed(unit: BenchUnit, triples: Sequence[ox.Triple], roles: RoleTable,
+                 readable: Set[str] = frozenset()) -> list[str]:
+    """The unit's gold IRIs the triples hold as subjects without naming them (no label
+    and no symbol): a bare IRI, which a reader of the context cannot tell from any other.
+    ``readable`` IRIs say their names themselves (``readable_iris``) and never count.
+
+    >>> from ontoretrieve.rdf.vocab import RDFS_LABEL_NODE, SUBCLASS_OF_NODE
+    >>> x = lambda s: ox.NamedNode("http://x/" + s)
+    >>> unit = BenchUnit(id="u", source="s", text="t", gold=[["http://x/a"], ["http://x/b"]])
+    >>> gold_unnamed(unit, [ox.Triple(x("a"), SUBCLASS_OF_NODE, x("b")),
+    ...                     ox.Triple(x("b"), RDFS_LABEL_NODE, ox.Literal("bee"))],
+    ...              RoleTable.default())
+    ['http://x/a']
+    """
+    gold = {iri for group in unit.gold for iri in group}
+    held: set[str] = set()
+    named: set[str] = set()
+    for t in triples:
+        if isinstance(t.subject, ox.NamedNode) and t.subject.value in gold:
+            held.add(t.subject.value)
+            if not isinstance(t.object, ox.Triple) and role_of(
+                    t.predicate, t.object, roles) in (Role.LABEL, Role.SYMBOL):
+                named.add(t.subject.value)
+    return sorted(held - named - readable)
+
+
+def readable_iris(reader: CatalogReader, iris: Sequence[str], label_predicates: Sequence[str],
+                  batch: int = 400) -> set[str]:
+    """Of ``iris``, those a context need not name: the IRI spells a label of the term
+    (``relations#birthPlace`` labelled "birth place", as the budget's ``spells_iri``
+    decides), or the catalog has no label for it (its IRI is all there is to show)."""
+    graphs = {graph for v in reader.versions() for graph in v.named_graphs}
+    labelled: dict[str, list[object]] = {}
+    for start in range(0, len(iris), batch):
+        for iri, facts in reader.facts(iris[start:start + batch], label_predicates,
+                                       graphs).items():
+            labelled.setdefault(iri, []).extend(o for _, o in facts)
+    return {iri for iri in iris if iri not in labelled or any(
+        spells_iri(label, ox.NamedNode(iri)) for label in labelled[iri])}

@@ -77,7 +77,8 @@ def compare_command(
     run_b: Annotated[Path, typer.Argument(help="The run to compare with it.")],
     metric: Annotated[str, typer.Option(
         "--metric", help="context (gold among context subjects), seed, or context@N "
-        "(the context cut to N tokens, a budget of the recall curve).")] = "context",
+        "(the context cut to N tokens, a budget of the recall curve); named and named@N "
+        "count only gold the context names by a label or symbol.")] = "context",
     units: Annotated[list[Path] | None, typer.Option(
         "--units", help="Units with the gold (any layout bench recall reads), for runs whose "
         "rows carry none.")

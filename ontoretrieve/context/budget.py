@@ -57,6 +57,7 @@ from dataclasses import dataclass, field
 import pyoxigraph as ox
 
 from ontoretrieve.context.model import namespace_of, serialize_triples, used_prefixes
+from ontoretrieve.context.names import accepted_language, accepted_languages, name_rank
 from ontoretrieve.context.tokens import TokenCounter, estimate_tokens
 from ontoretrieve.rdf.graph_index import (
     Node,
@@ -68,7 +69,6 @@ from ontoretrieve.rdf.graph_index import (
     role_of,
 )
 from ontoretrieve.rdf.vocab import (
-    NAME_PREDICATES,
     OBO_EXACT_SYNONYM,
     OBO_SYNONYMS,
     OWL_CLASS,
@@ -188,32 +188,25 @@ def keep_languages(statements: Sequence[Statement], settings: ContextSettings,
     """
     if settings.every_language:
         return list(statements), 0
-    accepted = {lang.casefold() for lang in settings.languages}
+    accepted = accepted_languages(settings.languages)
     named: set[object] = set()
     for s, p, o in statements:
-        if _accepted(o, accepted) and role_of(p, o, roles) is Role.LABEL:
+        if accepted_language(o, accepted) and role_of(p, o, roles) is Role.LABEL:
             named.add(s)
     fallback: dict[object, Statement] = {}
     for t in statements:
         s, p, o = t
-        if s in named or _accepted(o, accepted) or role_of(p, o, roles) is not Role.LABEL:
+        if s in named or accepted_language(o, accepted) or role_of(p, o, roles) is not Role.LABEL:
             continue
         chosen = fallback.get(s)
         if chosen is None or (_tagged(chosen[2]) and not _tagged(o)):
             fallback[s] = t
-    kept = [t for t in statements if _accepted(t[2], accepted) or fallback.get(t[0]) is t]
+    kept = [t for t in statements if accepted_language(t[2], accepted) or fallback.get(t[0]) is t]
     return kept, len(statements) - len(kept)
 
 
 def _tagged(term: object) -> bool:
     return isinstance(term, ox.Literal) and bool(term.language)
-
-
-def _accepted(term: object, accepted: set[str]) -> bool:
-    if not isinstance(term, ox.Literal) or not term.language:
-        return not isinstance(term, ox.Literal) or "" in accepted
-    tag = term.language.casefold()
-    return tag in accepted or tag.split("-")[0] in accepted
 
 
 def drop_repeats(statements: Sequence[Statement], roles: RoleTable
@@ -268,7 +261,7 @@ def split_term(subject: ox.NamedNode, own: Sequence[Statement],
     """
     term = _Term()
     labels = sorted((t for t in own if role_of(t[1], t[2], roles) is Role.LABEL),
-                    key=lambda t: _name_rank(t[1].value))
+                    key=lambda t: name_rank(t[1].value))
     term.label = labels[0] if labels else None
     synonyms = links = 0
     described = False
@@ -421,11 +414,6 @@ def spells_iri(label: object, subject: ox.NamedNode) -> bool:
 
 def _spelled(text: str) -> str:
     return "".join(c for c in text.casefold() if c.isalnum())
-
-
-def _name_rank(predicate: str) -> int:
-    return NAME_PREDICATES.index(predicate) if predicate in NAME_PREDICATES else len(
-        NAME_PREDICATES)
 
 
 def _blank_closures(statements: Sequence[Statement]) -> dict[Node, list[Statement]]:

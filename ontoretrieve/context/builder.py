@@ -18,7 +18,7 @@ the blank node's own statements (a restriction is all or nothing).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeGuard
 
@@ -38,6 +38,7 @@ __all__ = [
     "MAX_BLANK_CLOSURE",
     "Admission",
     "Builder",
+    "Namer",
     "Subgraph",
     "SubgraphMetrics",
     "expandable",
@@ -46,6 +47,9 @@ __all__ = [
 
 MAX_BLANK_CLOSURE = 64
 """A blank-node structure larger than this (a huge list) is not admitted."""
+
+Namer = Callable[[ox.NamedNode], "Statement | None"]
+"""The statement a context names a term by (its best label), None when it has none."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,14 +95,36 @@ class Builder:
     limit: int
     kept: dict[Statement, None] = field(default_factory=dict)
     origin: dict[Node, Admission] = field(default_factory=dict)
+    namer: Namer | None = None
+    """With a namer, a statement comes with its subject's name while the subject has none
+    here: a child reached by its ``rdfs:subClassOf`` link to a seed is admitted with its
+    label, not as a bare IRI a prompt cannot read (``expand.name_reached_terms``)."""
+    _names: dict[ox.NamedNode, Statement | None] = field(default_factory=dict)
 
     @property
     def left(self) -> int:
         return self.limit - len(self.kept)
 
     def unit(self, statement: Statement) -> list[Statement] | None:
-        """The statement and its blank-node closure not kept yet; None when too large."""
+        """The statement and its blank-node closure not kept yet, with its subject's name
+        when there is a namer; None when too large.
+
+        >>> import pyoxigraph as ox
+        >>> from ontoretrieve.rdf.graph_index import GraphIndex, RoleTable, WorkingGraph
+        >>> from ontoretrieve.rdf.vocab import RDFS_LABEL_NODE as L, SUBCLASS_OF_NODE as SUB
+        >>> x = lambda s: ox.NamedNode("http://x/" + s)
+        >>> link, name = (x("child"), SUB, x("seed")), (x("child"), L, ox.Literal("kid"))
+        >>> g = WorkingGraph([GraphIndex("h", [ox.Triple(*link), ox.Triple(*name)])])
+        >>> len(Builder(g, RoleTable.default(), 10).unit(link))
+        1
+        >>> named = Builder(g, RoleTable.default(), 10, namer=lambda node: name)
+        >>> [str(o) for _, _, o in named.unit(link)]
+        ['<http://x/seed>', '"kid"']
+        """
         found = [statement] if statement not in self.kept else []
+        name = self._name(statement[0])
+        if name is not None and name not in self.kept and name != statement:
+            found.append(name)
         stack = [statement[2]]
         seen: set[Node] = set()
         while stack:
@@ -115,6 +141,13 @@ class Builder:
                 return None
         return found
 
+    def _name(self, subject: Node) -> Statement | None:
+        if self.namer is None or not isinstance(subject, ox.NamedNode):
+            return None
+        if subject not in self._names:
+            self._names[subject] = self.namer(subject)
+        return self._names[subject]
+
     def admit(self, unit: Sequence[Statement], step: TermStep, via: str | None) -> None:
         for statement in unit:
             self.kept[statement] = None
@@ -129,7 +162,7 @@ class Builder:
         With ``by_role`` off, a level that does not fit is admitted in the
         given order (schema shells: nearest ancestors first).
         """
-        units = [u for u in (self.unit(c) for c in candidates) if u]
+        units = self._units(candidates)
         total = sum(len(u) for u in units)
         quota = min(quota, self.left)
         if total <= quota:
@@ -147,6 +180,21 @@ class Builder:
                 self.admit(u, step, via)
                 spent += len(u)
         return spent
+
+    def _units(self, candidates: Sequence[Statement]) -> list[list[Statement]]:
+        """The candidates' units; with a namer, a name two units carry counts in the first
+        (a seed's label is a candidate of its own shell and the name of its parent link)."""
+        units = [u for u in (self.unit(c) for c in candidates) if u]
+        if self.namer is None:
+            return units
+        seen: set[Statement] = set()
+        distinct: list[list[Statement]] = []
+        for u in units:
+            u = [s for s in u if s not in seen]
+            seen.update(u)
+            if u:
+                distinct.append(u)
+        return distinct
 
     def statements_of(self, node: Node) -> list[Statement]:
         """Own statements, plus schema statements pointing at it from named terms

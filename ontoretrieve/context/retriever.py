@@ -30,7 +30,7 @@ from ontoretrieve.catalog.reader import (
 )
 from ontoretrieve.catalog.store import Catalog
 from ontoretrieve.context.budget import Packed, pack
-from ontoretrieve.context.builder import Subgraph
+from ontoretrieve.context.builder import Namer, Subgraph
 from ontoretrieve.context.deprecated import (
     DEPRECATION_FACT_PREDICATES,
     current_seeds,
@@ -48,6 +48,7 @@ from ontoretrieve.context.model import (
     serialize_triples,
 )
 from ontoretrieve.context.modules import cap_statements, small_module_closure, without_header
+from ontoretrieve.context.names import accepted_languages, best_name
 from ontoretrieve.context.subgraph import induce
 from ontoretrieve.context.tokens import TokenCounter, TokenCounterKind, counter_for, estimate_tokens
 from ontoretrieve.index.build import (
@@ -463,7 +464,8 @@ class Retriever:
                           warnings=warnings, evidence_seeds=evidence)
         promoted, closed, expand = self._expanded(graph, seeds)
         ordered = order_seeds(closed, expand.seed_order)
-        sub = induce(graph, ordered, expand, self.roles)
+        sub = induce(graph, ordered, expand, self.roles,
+                     _namer(graph, self.roles, expand, self.settings.context.languages))
         seconds["subgraph"] = time.perf_counter() - clock
         clock = time.perf_counter()
         statements, modules, module_triples = self._small_modules(sub, ordered, versions, access,
@@ -803,6 +805,16 @@ def _weak_evidence(funnel: SeedFunnel | None) -> list[str]:
     return [f"weak evidence: the text names no catalog term and no two lanes agree; the "
             f"{funnel.final_seeds} seed(s) are only near the text in one lane, so the "
             "catalog may not cover it"]
+
+
+
+def _namer(graph: WorkingGraph, roles: RoleTable, expand: ExpandSettings,
+           languages: Sequence[str]) -> Namer | None:
+    """How the subgraph stage names the terms it reaches (``expand.name_reached_terms``)."""
+    if not expand.name_reached_terms:
+        return None
+    accepted = accepted_languages(languages)
+    return lambda node: best_name(node, graph.out(node), roles, accepted)
 
 
 def _empty(mode: Mode, diagnosis: Diagnosis, *, funnel: SeedFunnel | None = None,

@@ -42,7 +42,13 @@ from collections.abc import Iterable, Sequence
 
 import pyoxigraph as ox
 
-from ontoretrieve.context.builder import Builder, Subgraph, SubgraphMetrics, expandable
+from ontoretrieve.context.builder import (
+    Builder,
+    Namer,
+    Subgraph,
+    SubgraphMetrics,
+    expandable,
+)
 from ontoretrieve.context.expand import ContextSeed, SeedKind, kind_of
 from ontoretrieve.context.final_pass import final_pass
 from ontoretrieve.rdf.graph_index import (
@@ -122,10 +128,13 @@ def _expand(builder: Builder, seed: ContextSeed, levels: int, quota: int) -> int
 
 
 def induce(graph: WorkingGraph, seeds: Sequence[ContextSeed], settings: ExpandSettings,
-           roles: RoleTable) -> Subgraph:
-    """Spend the triple budget on the seeds (in the given order), then run the final pass."""
+           roles: RoleTable, namer: Namer | None = None) -> Subgraph:
+    """Spend the triple budget on the seeds (in the given order), then run the final pass.
+
+    With a ``namer``, every statement comes with its subject's name (``Builder.namer``).
+    """
     metrics = SubgraphMetrics(budget=settings.max_total_triples)
-    builder = Builder(graph, roles, settings.max_total_triples)
+    builder = Builder(graph, roles, settings.max_total_triples, namer=namer)
     per_seed = settings.estimated_triples_per_query
     present = [s for s in seeds if graph.describes(s.node)]
     metrics.seeds_not_in_graph = len(seeds) - len(present)

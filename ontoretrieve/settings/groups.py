@@ -502,6 +502,12 @@ class ExpandSettings(_Group):
     symbol_predicates: IriList = ref(
         "VECTOR_STORE_INDUCED_SUBGRAPH_SYMBOL_PREDICATES", SYMBOL_PREDICATES)
     context_max_triples: int = ref("ONTOLOGY_CONTEXT_MAX_TRIPLES", 4000, ge=1)
+    name_reached_terms: bool = True
+    """A term the expansion reaches as the subject of a statement (a seed's child, by its
+    ``rdfs:subClassOf`` link) comes with its label, within the triple budget, so no
+    context lists a term by its IRI alone (its label in ``context.languages`` first).
+    False (the reference): the link alone, the term's name only if a later level reaches
+    it."""
 
 
 class ContextSettings(_Group):

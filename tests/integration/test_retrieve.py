@@ -439,3 +439,22 @@ def test_deprecated_seeds_are_replaced_dropped_or_kept(tmp_path: Path,
         assert flags == sorted(flags)  # current terms first
     finally:
         base.close()
+
+
+def test_a_child_the_expansion_reaches_comes_with_its_name(retriever: Retriever) -> None:
+    """Zoo's whole module would name every term anyway: without it, one level of expansion
+    reaches Mammal's children by their links, named only with ``expand.name_reached_terms``."""
+    label = ox.NamedNode("http://www.w3.org/2000/01/rdf-schema#label")
+    mouse = ox.NamedNode(ZOO + "Mouse")
+    link = ox.Triple(mouse, ox.NamedNode("http://www.w3.org/2000/01/rdf-schema#subClassOf"),
+                     ox.NamedNode(ZOO + "Mammal"))
+    found = {}
+    for named in (True, False):
+        chosen = variant(retriever, expand={"small_module_closure_max_triples": 0,
+                                            "name_reached_terms": named})
+        context = chosen.retrieve("Which mammal is it?", Mode.VECTOR)
+        assert ZOO + "Mammal" in [s.iri for s in context.seeds]
+        found[named] = context.triples()
+    assert link in found[True] and ox.Triple(mouse, label, ox.Literal("mouse")) in found[True]
+    assert link in found[False] and not any(
+        t.subject == mouse and t.predicate == label for t in found[False])

@@ -96,3 +96,24 @@ def test_recall_at_a_token_budget_is_compared_from_the_recorded_curve() -> None:
         compare_runs(a, b, metric="context@1000", resamples=50)
     with pytest.raises(OntoRetrieveError, match="context@TOKENS"):
         check_metric("context@")
+
+
+def test_named_recall_leaves_out_gold_the_context_holds_as_a_bare_iri() -> None:
+    from ontoretrieve.errors import OntoRetrieveError
+
+    gold = [["x"], ["y"]]
+    a = [{"id": "u", "gold": gold, "context_subjects": ["x", "y"], "gold_unnamed": ["y"],
+          "gold_at_tokens": {"500": ["x", "y"]}, "gold_unnamed_at_tokens": {"500": ["x", "y"]}}]
+    b = [{"id": "u", "gold": gold, "context_subjects": ["x", "y"], "gold_unnamed": [],
+          "gold_at_tokens": {"500": ["x"]}, "gold_unnamed_at_tokens": {"500": []}}]
+    assert compare_runs(a, b, metric="context", resamples=50).difference == 0
+    named = compare_runs(a, b, metric="named", resamples=50)
+    assert (named.recall_a, named.recall_b, named.gained) == (0.5, 1.0, [("u", "y")])
+    at = compare_runs(a, b, metric="named@500", resamples=50)
+    assert (at.recall_a, at.recall_b) == (0.0, 0.5)
+    old = [{"id": "u", "gold": gold, "context_subjects": ["x"]}]
+    with pytest.raises(OntoRetrieveError, match="leaves unnamed"):
+        compare_runs(old, b, metric="named", resamples=50)
+    old_at = [{**old[0], "gold_at_tokens": {"500": ["x"]}}]
+    with pytest.raises(OntoRetrieveError, match="no naming at 500 tokens"):
+        compare_runs(old_at, b, metric="named@500", resamples=50)

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ontoretrieve.context.builder import prune_orphan_blank_nodes
+from ontoretrieve.context.builder import Builder, Namer, prune_orphan_blank_nodes
 from ontoretrieve.context.expand import (
     ContextSeed,
     SeedKind,
@@ -19,9 +19,11 @@ from ontoretrieve.context.expand import (
     schema_closure,
 )
 from ontoretrieve.context.modules import cap_statements, small_module_closure, without_header
+from ontoretrieve.context.names import accepted_languages, best_name
 from ontoretrieve.context.subgraph import PROPERTY_SHARE, induce
 from ontoretrieve.rdf.graph_index import GraphIndex, Role, RoleTable, WorkingGraph, role_of
 from ontoretrieve.rdf.vocab import OWL, RDF, RDFS
+from ontoretrieve.records import TermStep
 from ontoretrieve.settings.groups import ExpandSettings, SeedOrder
 from tests.support import FIXTURES
 
@@ -142,6 +144,36 @@ def test_hub_seeds_go_one_level_deeper_than_the_others(zoo: WorkingGraph) -> Non
     assert EXT + "Person" in subjects(out.statements)
     assert (ox.NamedNode(EXT + "Person"), ox.NamedNode(RDFS + "subClassOf"),
             ox.NamedNode(EXT + "Organism")) not in out.statements
+
+
+def _named_by_label(graph: WorkingGraph) -> Namer:
+    accepted = accepted_languages(("en", ""))
+    return lambda node: best_name(node, graph.out(node), RoleTable.default(), accepted)
+
+
+def test_a_reached_child_comes_with_its_label_only_with_a_namer(zoo: WorkingGraph) -> None:
+    config = ExpandSettings(depth=1, ancestor_closure_depth=0, schema_closure_max_entities=0)
+    cat, mouse = ox.NamedNode(ZOO + "Cat"), ox.NamedNode(ZOO + "Mouse")
+    label = ox.NamedNode(RDFS + "label")
+    bare = induce(zoo, [seed("Mammal")], config, RoleTable.default())
+    named = induce(zoo, [seed("Mammal")], config, RoleTable.default(), _named_by_label(zoo))
+    # Mouse is Mammal's child: one level reaches its link, its label only with a namer.
+    link = (mouse, ox.NamedNode(RDFS + "subClassOf"), ox.NamedNode(ZOO + "Mammal"))
+    assert link in bare.statements and link in named.statements
+    assert (mouse, label, ox.Literal("mouse")) not in bare.statements
+    assert (mouse, label, ox.Literal("mouse")) in named.statements
+    assert cat not in {s for s, _, _ in named.statements}  # a grandchild: two levels down
+    assert len(set(named.statements)) == len(named.statements)
+
+
+def test_a_name_two_statements_carry_counts_once(zoo: WorkingGraph) -> None:
+    """Mammal's label is a candidate and the name its parent link carries: one triple."""
+    mammal = ox.NamedNode(ZOO + "Mammal")
+    candidates = [(mammal, ox.NamedNode(RDFS + "label"), ox.Literal("mammal")),
+                  (mammal, ox.NamedNode(RDFS + "subClassOf"), ox.NamedNode(ZOO + "Animal"))]
+    builder = Builder(zoo, RoleTable.default(), limit=10, namer=_named_by_label(zoo))
+    assert builder.take(candidates, quota=10, step=TermStep.SHELL, via=None) == 2
+    assert builder.left == 8
 
 
 def test_property_seeds_stay_within_their_share(zoo: WorkingGraph) -> None:

@@ -1,0 +1,85 @@
+"""What names a term: its labels in the languages a context keeps, best first.
+
+Pure. Shared by the subgraph stage (a term it reaches comes with its name) and
+the budget (a term's stub is its best name), so both pick the same label.
+
+>>> import pyoxigraph as ox
+>>> from ontoretrieve.rdf.graph_index import RoleTable
+>>> from ontoretrieve.rdf.vocab import RDFS_LABEL_NODE as L
+>>> t = ox.NamedNode("http://x/t")
+>>> alt = ox.NamedNode("http://www.w3.org/2004/02/skos/core#altLabel")
+>>> out = [(alt, ox.Literal("tee")), (L, ox.Literal("Tau", language="de")),
+...        (L, ox.Literal("tau", language="en"))]
+>>> best_name(t, out, RoleTable.default(), accepted_languages(("en", "")))
+(<NamedNode value=http://x/t>, <NamedNode value=http://www.w3.org/2000/01/rdf-schema#label>, \
+<Literal value=tau language=en>)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import pyoxigraph as ox
+
+from ontoretrieve.rdf.graph_index import Role, RoleTable, Statement, Term, role_of
+from ontoretrieve.rdf.vocab import NAME_PREDICATES
+
+__all__ = ["EVERY_LANGUAGE", "accepted_language", "accepted_languages", "best_name",
+           "name_rank"]
+
+EVERY_LANGUAGE: frozenset[str] = frozenset({"*"})
+"""The accepted languages of a context that keeps every literal."""
+
+
+def accepted_languages(languages: Sequence[str]) -> frozenset[str]:
+    """``context.languages`` folded for comparison ("*" keeps every language).
+
+    >>> sorted(accepted_languages(("EN", "")))
+    ['', 'en']
+    """
+    return frozenset(lang.casefold() for lang in languages)
+
+
+def accepted_language(term: object, accepted: frozenset[str]) -> bool:
+    """Whether a statement's object is in an accepted language: a primary tag accepts its
+    variants ("en" accepts "en-US"), "" accepts untagged literals, "*" every literal;
+    anything but a literal is in every language.
+
+    >>> en = accepted_languages(("en",))
+    >>> [accepted_language(ox.Literal("x", language=tag), en) for tag in ("en-US", "de")]
+    [True, False]
+    >>> accepted_language(ox.Literal("x"), en), accepted_language(ox.NamedNode("http://x"), en)
+    (False, True)
+    """
+    if "*" in accepted:
+        return True
+    if not isinstance(term, ox.Literal) or not term.language:
+        return not isinstance(term, ox.Literal) or "" in accepted
+    tag = term.language.casefold()
+    return tag in accepted or tag.split("-")[0] in accepted
+
+
+def name_rank(predicate: str) -> int:
+    """Where a naming predicate ranks (rdfs:label, then skos:prefLabel, ...); others last.
+
+    >>> name_rank("http://www.w3.org/2000/01/rdf-schema#label")
+    0
+    """
+    return NAME_PREDICATES.index(predicate) if predicate in NAME_PREDICATES else len(
+        NAME_PREDICATES)
+
+
+def best_name(subject: ox.NamedNode, out: Iterable[tuple[ox.NamedNode, Term]],
+              roles: RoleTable, accepted: frozenset[str]) -> Statement | None:
+    """The statement a context names ``subject`` by: among its label statements (``out``:
+    its predicate-object pairs, in canonical order), an accepted language first, then the
+    best-ranked predicate, then the first; None when it has no label."""
+    best: tuple[int, int] | None = None
+    chosen: Statement | None = None
+    for p, o in out:
+        if role_of(p, o, roles) is not Role.LABEL:
+            continue
+        key = (0 if accepted_language(o, accepted) else 1, name_rank(p.value))
+        if best is None or key < best:
+            best, chosen = key, (subject, p, o)
+    return chosen
