@@ -81,6 +81,8 @@ def _source_rows(name: str, s: SourceSummary) -> list[str]:
             _pct(s.on_topic_precision),
             f"{s.context_triples.mean:.0f} / {s.context_triples.p95:.0f}",
             f"{s.context_tokens.mean:.0f} / {s.context_tokens.p95:.0f}",
+            "n/a" if s.bare_subjects is None else
+            f"{s.bare_subjects.mean:.1f} ({_pct(s.bare_subject_share)})",
             str(s.empty_contexts),
             f"{s.latency_ms['total'].p50:.0f} / {s.latency_ms['total'].p95:.0f}"
             if "total" in s.latency_ms else "n/a"]
@@ -88,7 +90,8 @@ def _source_rows(name: str, s: SourceSummary) -> list[str]:
 
 _SOURCE_HEADER = ["source", "units", "gold terms", "seed recall", "R@10", "R@50",
                   "context recall", "graph net (pt)", "derived recall", "on-topic precision",
-                  "triples mean / p95", "tokens mean / p95", "empty", "latency ms p50 / p95"]
+                  "triples mean / p95", "tokens mean / p95", "bare IRIs mean (share)", "empty",
+                  "latency ms p50 / p95"]
 
 
 def _table(header: list[str], rows: list[list[str]]) -> str:

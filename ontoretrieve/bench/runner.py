@@ -210,8 +210,10 @@ def run_variants(base: Retriever, variants: Sequence[tuple[Variant, Settings]],
                     unit.text, budgets, Mode.VECTOR, scopes[unit.id],
                     prepared=prepared.get(scopes[unit.id], NOTHING_PREPARED))
                 row = unit_row(unit, context, labels, owners, aliases, count_tokens)
-                row["gold_unnamed"] = gold_unnamed(unit, context.triples(), retriever.roles,
-                                                   readable)
+                triples = context.triples()
+                row["gold_unnamed"] = gold_unnamed(unit, triples, retriever.roles, readable)
+                row["context_bare_subjects"] = len(bare_subjects(
+                    triples, retriever.roles, base.reader, base.settings.index.label_predicates))
                 cuts = cut_at_budgets(unit, context, at_budgets, retriever.roles, readable)
                 row["gold_at_tokens"] = {b: cut.found for b, cut in cuts.items()}
                 row["gold_unnamed_at_tokens"] = {b: cut.unnamed for b, cut in cuts.items()}
@@ -361,15 +363,29 @@ def gold_unnamed(unit: BenchUnit, triples: Sequence[ox.Triple], roles: RoleTable
     ['http://x/a']
     """
     gold = {iri for group in unit.gold for iri in group}
+    return sorted((unnamed_subjects(triples, roles) & gold) - readable)
+
+
+def unnamed_subjects(triples: Sequence[ox.Triple], roles: RoleTable) -> set[str]:
+    """The IRIs the triples hold as subjects and name by no label and no symbol."""
     held: set[str] = set()
     named: set[str] = set()
     for t in triples:
-        if isinstance(t.subject, ox.NamedNode) and t.subject.value in gold:
+        if isinstance(t.subject, ox.NamedNode):
             held.add(t.subject.value)
             if not isinstance(t.object, ox.Triple) and role_of(
                     t.predicate, t.object, roles) in (Role.LABEL, Role.SYMBOL):
                 named.add(t.subject.value)
-    return sorted(held - named - readable)
+    return held - named
+
+
+def bare_subjects(triples: Sequence[ox.Triple], roles: RoleTable, reader: CatalogReader,
+                  label_predicates: Sequence[str]) -> set[str]:
+    """The context's subjects a reader sees as bare IRIs: named by no label or symbol, and
+    not readable (``readable_iris``; one catalog query when there are any)."""
+    unnamed = unnamed_subjects(triples, roles)
+    return unnamed - readable_iris(reader, sorted(unnamed), label_predicates) if unnamed \
+        else unnamed
 
 
 def readable_iris(reader: CatalogReader, iris: Sequence[str], label_predicates: Sequence[str],

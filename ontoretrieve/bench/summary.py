@@ -90,6 +90,11 @@ class SourceSummary(BaseModel):
     """Estimated LLM tokens of the context's Turtle (what budgets count)."""
     context_encoder_tokens: Spread | None = None
     """The same Turtle in the dense encoder's tokens."""
+    bare_subjects: Spread | None = None
+    """Context subjects a reader sees as bare IRIs (no label, no symbol, an IRI that spells
+    no name), per context; None for runs from before it was recorded."""
+    bare_subject_share: float | None = None
+    """The same as a share of all context subjects."""
     recall_at_tokens: dict[str, float] = {}
     """Context term recall with the context cut to each budget (estimated tokens)."""
     size_at_tokens: dict[str, dict[str, float]] = {}
@@ -120,6 +125,17 @@ class RunSummary(BaseModel):
     unknown_unit_ontologies: dict[str, int] = {}
     """Ontologies units name that no catalog version matches (units each): no on-topic
     precision for those units."""
+
+
+def _bare(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """``bare_subjects`` and its share, from the rows that record it."""
+    recorded = [r for r in rows if "context_bare_subjects" in r]
+    if not recorded:
+        return {}
+    subjects = sum(len(r.get("context_subjects") or []) for r in recorded)
+    bare = [r["context_bare_subjects"] for r in recorded]
+    return {"bare_subjects": Spread.of(bare),
+            "bare_subject_share": round(sum(bare) / subjects, 4) if subjects else 0.0}
 
 
 def summarize(rows: Sequence[Mapping[str, Any]]) -> RunSummary:
@@ -191,6 +207,7 @@ def _summarize_source(rows: Sequence[Mapping[str, Any]]) -> SourceSummary:
         context_encoder_tokens=Spread.of([r["context_encoder_tokens"] for r in rows
                                           if "context_encoder_tokens" in r], digits=0)
         if any("context_encoder_tokens" in r for r in rows) else None,
+        **_bare(rows),
         recall_at_tokens={b: share(n, total) for b, n in sorted(at_tokens.items(),
                                                                 key=lambda x: int(x[0]))},
         size_at_tokens=_mean_sizes(rows),

@@ -20,7 +20,8 @@ FIXTURES = Path(__file__).parent.parent / "fixtures"
 ZOO = "http://example.org/zoo#"
 UNIT = "http://qudt.org/vocab/unit/"
 ROW_FIELDS = {"id", "retrieved_term_iris", "context_subjects", "context_triples_count",
-              "context_tokens", "seconds", "funnel", "gold", "graph_stage"}
+              "context_tokens", "seconds", "funnel", "gold", "graph_stage", "gold_unnamed",
+              "gold_unnamed_at_tokens", "context_bare_subjects"}
 
 
 def _corpus(folder: Path) -> Path:
@@ -82,6 +83,9 @@ def test_both_layouts_run_with_every_variant(run: tuple[Path, dict[str, Any]]) -
         "zoo": True, "probe": False, "text2kg:ont_1_university_train_1": True,
         "text2kg:ont_1_university_test_1": True}
     assert all(iri.startswith(ZOO) for iri in rows["zoo"]["retrieved_term_iris"])
+    # The fixtures label every term: no context lists one by a bare IRI.
+    assert all(r["context_bare_subjects"] == 0 and r["gold_unnamed"] == [] for r in rows.values())
+    assert base["overall"]["bare_subject_share"] == 0.0
 
 
 def test_ablations_really_switch_things_off(run: tuple[Path, dict[str, Any]]) -> None:
@@ -149,6 +153,7 @@ def test_batched_run_writes_the_same_rows(run: tuple[Path, dict[str, Any]]) -> N
     # What was retrieved (ontology names differ: the second run's corpus files are
     # written under its own output folder, so they are loaded as other sources).
     same = ("retrieved_term_iris", "context_subjects", "context_triples_count",
-            "context_tokens", "funnel", "gold", "gold_at_tokens")
+            "context_tokens", "funnel", "gold", "gold_at_tokens", "gold_unnamed",
+            "gold_unnamed_at_tokens", "context_bare_subjects")
     for unit_id, row in one_by_one.items():
         assert {k: row[k] for k in same} == {k: in_batches[unit_id][k] for k in same}, unit_id

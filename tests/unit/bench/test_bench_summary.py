@@ -92,3 +92,12 @@ def test_a_unit_ontology_the_catalog_lacks_is_reported_not_scored_as_off_topic()
     s = summarize(rows)
     assert s.unknown_unit_ontologies == {"ont_9": 1}
     assert s.overall.on_topic_precision == 1.0
+
+
+def test_bare_iris_per_context_and_their_share_of_subjects() -> None:
+    rows = [row("u1", context_subjects=["a", "b", "c", "d"], context_bare_subjects=1),
+            row("u2", context_subjects=["e", "f", "g", "h"], context_bare_subjects=3)]
+    s = summarize(rows)
+    assert s.overall.bare_subjects is not None and s.overall.bare_subjects.mean == 2.0
+    assert s.overall.bare_subject_share == 0.5
+    assert summarize([row("old", context_subjects=["a"])]).overall.bare_subjects is None
