@@ -29,8 +29,8 @@ from pydantic import BaseModel
 from ontoretrieve.bench.summary import RunSummary, summarize
 from ontoretrieve.bench.units import BenchUnit
 from ontoretrieve.catalog.reader import CatalogReader
-from ontoretrieve.context.budget import spells_iri
 from ontoretrieve.context.model import Context, Mode
+from ontoretrieve.context.names import spells_iri
 from ontoretrieve.context.retriever import Retriever
 from ontoretrieve.context.tokens import estimate_tokens
 from ontoretrieve.engine.slices import fit_turtle
@@ -391,7 +391,7 @@ def bare_subjects(triples: Sequence[ox.Triple], roles: RoleTable, reader: Catalo
 def readable_iris(reader: CatalogReader, iris: Sequence[str], label_predicates: Sequence[str],
                   batch: int = 400) -> set[str]:
     """Of ``iris``, those a context need not name: the IRI spells a label of the term
-    (``relations#birthPlace`` labelled "birth place", as the budget's ``spells_iri``
+    (``relations#birthPlace`` labelled "birth place", as ``spells_iri``
     decides), or the catalog has no label for it (its IRI is all there is to show)."""
     graphs = {graph for v in reader.versions() for graph in v.named_graphs}
     labelled: dict[str, list[object]] = {}

@@ -56,8 +56,13 @@ from dataclasses import dataclass, field
 
 import pyoxigraph as ox
 
-from ontoretrieve.context.model import namespace_of, serialize_triples, used_prefixes
-from ontoretrieve.context.names import accepted_language, accepted_languages, name_rank
+from ontoretrieve.context.model import serialize_triples, used_prefixes
+from ontoretrieve.context.names import (
+    accepted_language,
+    accepted_languages,
+    name_rank,
+    spells_iri,
+)
 from ontoretrieve.context.tokens import TokenCounter, estimate_tokens
 from ontoretrieve.rdf.graph_index import (
     Node,
@@ -393,27 +398,6 @@ def implied_by(stub: Sequence[Statement], predicate: object) -> bool:
     return bool(kinds) and bool(stub) and all(
         p == RDF_TYPE_NODE and isinstance(o, ox.NamedNode) and o.value in kinds
         for _, p, o in stub)
-
-
-def spells_iri(label: object, subject: ox.NamedNode) -> bool:
-    """The label only spells the IRI's local name, as Turtle shows it (case, spaces and
-    punctuation aside).
-
-    >>> rel = ox.NamedNode("https://x.org/food/relations#mainIngredient")
-    >>> [spells_iri(ox.Literal(text, language="en"), rel)
-    ...  for text in ("mainIngredient", "main ingredient", "main ingredient of")]
-    [True, True, False]
-    >>> spells_iri(ox.Literal("gene expression"), ox.NamedNode("http://x/GO_0010467"))
-    False
-    """
-    if not isinstance(label, ox.Literal):
-        return False
-    local = subject.value[len(namespace_of(subject.value)):]
-    return _spelled(label.value) == _spelled(local)
-
-
-def _spelled(text: str) -> str:
-    return "".join(c for c in text.casefold() if c.isalnum())
 
 
 def _blank_closures(statements: Sequence[Statement]) -> dict[Node, list[Statement]]:

@@ -21,11 +21,12 @@ from collections.abc import Iterable, Sequence
 
 import pyoxigraph as ox
 
+from ontoretrieve.context.model import namespace_of
 from ontoretrieve.rdf.graph_index import Role, RoleTable, Statement, Term, role_of
 from ontoretrieve.rdf.vocab import NAME_PREDICATES
 
 __all__ = ["EVERY_LANGUAGE", "accepted_language", "accepted_languages", "best_name",
-           "name_rank"]
+           "name_rank", "reached_name", "spells_iri"]
 
 EVERY_LANGUAGE: frozenset[str] = frozenset({"*"})
 """The accepted languages of a context that keeps every literal."""
@@ -83,3 +84,40 @@ def best_name(subject: ox.NamedNode, out: Iterable[tuple[ox.NamedNode, Term]],
         if best is None or key < best:
             best, chosen = key, (subject, p, o)
     return chosen
+
+
+def reached_name(subject: ox.NamedNode, out: Iterable[tuple[ox.NamedNode, Term]],
+                 roles: RoleTable, accepted: frozenset[str]) -> Statement | None:
+    """The name a term the expansion reaches comes with: its ``best_name``, unless the IRI
+    spells it already (``relations#birthPlace`` labelled "birth place" reads as well
+    without it, and a label the budget would only hold back; see ``spells_iri``).
+
+    >>> from ontoretrieve.rdf.vocab import RDFS_LABEL_NODE as L
+    >>> rel = ox.NamedNode("https://x.org/food/relations#mainIngredient")
+    >>> reached_name(rel, [(L, ox.Literal("main ingredient"))], RoleTable.default(),
+    ...              EVERY_LANGUAGE) is None
+    True
+    """
+    name = best_name(subject, out, roles, accepted)
+    return None if name is None or spells_iri(name[2], subject) else name
+
+
+def spells_iri(label: object, subject: ox.NamedNode) -> bool:
+    """The label only spells the IRI's local name, as Turtle shows it (case, spaces and
+    punctuation aside).
+
+    >>> rel = ox.NamedNode("https://x.org/food/relations#mainIngredient")
+    >>> [spells_iri(ox.Literal(text, language="en"), rel)
+    ...  for text in ("mainIngredient", "main ingredient", "main ingredient of")]
+    [True, True, False]
+    >>> spells_iri(ox.Literal("gene expression"), ox.NamedNode("http://x/GO_0010467"))
+    False
+    """
+    if not isinstance(label, ox.Literal):
+        return False
+    local = subject.value[len(namespace_of(subject.value)):]
+    return _spelled(label.value) == _spelled(local)
+
+
+def _spelled(text: str) -> str:
+    return "".join(c for c in text.casefold() if c.isalnum())

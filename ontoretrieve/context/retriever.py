@@ -48,7 +48,7 @@ from ontoretrieve.context.model import (
     serialize_triples,
 )
 from ontoretrieve.context.modules import cap_statements, small_module_closure, without_header
-from ontoretrieve.context.names import accepted_languages, best_name
+from ontoretrieve.context.names import accepted_languages, reached_name
 from ontoretrieve.context.subgraph import induce
 from ontoretrieve.context.tokens import TokenCounter, TokenCounterKind, counter_for, estimate_tokens
 from ontoretrieve.index.build import (
@@ -814,7 +814,7 @@ def _namer(graph: WorkingGraph, roles: RoleTable, expand: ExpandSettings,
     if not expand.name_reached_terms:
         return None
     accepted = accepted_languages(languages)
-    return lambda node: best_name(node, graph.out(node), roles, accepted)
+    return lambda node: reached_name(node, graph.out(node), roles, accepted)
 
 
 def _empty(mode: Mode, diagnosis: Diagnosis, *, funnel: SeedFunnel | None = None,

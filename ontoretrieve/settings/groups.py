@@ -505,7 +505,8 @@ class ExpandSettings(_Group):
     name_reached_terms: bool = True
     """A term the expansion reaches as the subject of a statement (a seed's child, by its
     ``rdfs:subClassOf`` link) comes with its label, within the triple budget, so no
-    context lists a term by its IRI alone (its label in ``context.languages`` first).
+    context lists a term by an IRI that does not say its name (its label in
+    ``context.languages`` first; none when the IRI spells it).
     False (the reference): the link alone, the term's name only if a later level reaches
     it."""
 
