@@ -106,25 +106,8 @@ class Builder:
         return self.limit - len(self.kept)
 
     def unit(self, statement: Statement) -> list[Statement] | None:
-        """The statement and its blank-node closure not kept yet, with its subject's name
-        when there is a namer; None when too large.
-
-        >>> import pyoxigraph as ox
-        >>> from ontoretrieve.rdf.graph_index import GraphIndex, RoleTable, WorkingGraph
-        >>> from ontoretrieve.rdf.vocab import RDFS_LABEL_NODE as L, SUBCLASS_OF_NODE as SUB
-        >>> x = lambda s: ox.NamedNode("http://x/" + s)
-        >>> link, name = (x("child"), SUB, x("seed")), (x("child"), L, ox.Literal("kid"))
-        >>> g = WorkingGraph([GraphIndex("h", [ox.Triple(*link), ox.Triple(*name)])])
-        >>> len(Builder(g, RoleTable.default(), 10).unit(link))
-        1
-        >>> named = Builder(g, RoleTable.default(), 10, namer=lambda node: name)
-        >>> [str(o) for _, _, o in named.unit(link)]
-        ['<http://x/seed>', '"kid"']
-        """
+        """The statement and its blank-node closure not kept yet; None when too large."""
         found = [statement] if statement not in self.kept else []
-        name = self._name(statement[0])
-        if name is not None and name not in self.kept and name != statement:
-            found.append(name)
         stack = [statement[2]]
         seen: set[Node] = set()
         while stack:
@@ -141,12 +124,31 @@ class Builder:
                 return None
         return found
 
-    def _name(self, subject: Node) -> Statement | None:
+    def named(self, statement: Statement, unit: list[Statement]) -> list[Statement]:
+        """``unit`` (the statement's) with its subject's name when there is a namer and
+        neither the unit nor the kept statements hold that name yet.
+
+        >>> import pyoxigraph as ox
+        >>> from ontoretrieve.rdf.graph_index import GraphIndex, RoleTable, WorkingGraph
+        >>> from ontoretrieve.rdf.vocab import RDFS_LABEL_NODE as L, SUBCLASS_OF_NODE as SUB
+        >>> x = lambda s: ox.NamedNode("http://x/" + s)
+        >>> link, name = (x("child"), SUB, x("seed")), (x("child"), L, ox.Literal("kid"))
+        >>> g = WorkingGraph([GraphIndex("h", [ox.Triple(*link), ox.Triple(*name)])])
+        >>> len(Builder(g, RoleTable.default(), 10).named(link, [link]))
+        1
+        >>> builder = Builder(g, RoleTable.default(), 10, namer=lambda node: name)
+        >>> [str(o) for _, _, o in builder.named(link, [link])]
+        ['<http://x/seed>', '"kid"']
+        """
+        subject = statement[0]
         if self.namer is None or not isinstance(subject, ox.NamedNode):
-            return None
+            return unit
         if subject not in self._names:
             self._names[subject] = self.namer(subject)
-        return self._names[subject]
+        name = self._names[subject]
+        if name is None or name in self.kept or name in unit:
+            return unit
+        return [*unit, name]
 
     def admit(self, unit: Sequence[Statement], step: TermStep, via: str | None) -> None:
         for statement in unit:
@@ -160,11 +162,18 @@ class Builder:
         """Admit a level whole when it fits, else by schema role; return triples spent.
 
         With ``by_role`` off, a level that does not fit is admitted in the
-        given order (schema shells: nearest ancestors first).
+        given order (schema shells: nearest ancestors first). With a namer, a unit
+        comes with its subject's name (``named``): every unit's when the level may fit
+        whole, else each unit's as its turn comes (a broad seed's level of hundreds of
+        children is looked up only as far as the quota goes).
         """
-        units = self._units(candidates)
-        total = sum(len(u) for u in units)
+        pairs = [(c, u) for c, u in ((c, self.unit(c)) for c in candidates) if u]
         quota = min(quota, self.left)
+        units = [u for _, u in pairs]
+        if self.namer is not None and sum(len(u) for u in units) <= quota:
+            pairs = self._named_once(pairs)
+            units = [u for _, u in pairs]
+        total = sum(len(u) for u in units)
         if total <= quota:
             for u in units:
                 self.admit(u, step, via)
@@ -172,28 +181,32 @@ class Builder:
         spent = 0
         # Stores list triples in different orders: sort by content, so a binding quota
         # picks the same statements on every store.
-        ordered = sorted(units, key=lambda u: (role_of(u[0][1], u[0][2], self.roles),
-                                               self.stable_key(u[0]))) if by_role else units
-        for u in ordered:
+        ordered = sorted(pairs, key=lambda pair: (
+            role_of(pair[1][0][1], pair[1][0][2], self.roles),
+            self.stable_key(pair[1][0]))) if by_role else pairs
+        for statement, u in ordered:
+            if spent >= quota:
+                break
             u = [s for s in u if s not in self.kept]  # an earlier unit may share a blank node
-            if u and spent + len(u) <= quota:
+            if not u or spent + len(u) > quota:
+                continue  # (its name would only make it longer)
+            u = [s for s in self.named(statement, u) if s not in self.kept]
+            if spent + len(u) <= quota:
                 self.admit(u, step, via)
                 spent += len(u)
         return spent
 
-    def _units(self, candidates: Sequence[Statement]) -> list[list[Statement]]:
-        """The candidates' units; with a namer, a name two units carry counts in the first
-        (a seed's label is a candidate of its own shell and the name of its parent link)."""
-        units = [u for u in (self.unit(c) for c in candidates) if u]
-        if self.namer is None:
-            return units
+    def _named_once(self, pairs: Sequence[tuple[Statement, list[Statement]]]
+                    ) -> list[tuple[Statement, list[Statement]]]:
+        """Each unit with its subject's name; a name two units carry counts in the first (a
+        seed's label is a candidate of its own shell and the name of its parent link)."""
         seen: set[Statement] = set()
-        distinct: list[list[Statement]] = []
-        for u in units:
-            u = [s for s in u if s not in seen]
+        distinct: list[tuple[Statement, list[Statement]]] = []
+        for statement, unit in pairs:
+            u = [s for s in self.named(statement, unit) if s not in seen]
             seen.update(u)
             if u:
-                distinct.append(u)
+                distinct.append((statement, u))
         return distinct
 
     def statements_of(self, node: Node) -> list[Statement]:

@@ -17,6 +17,7 @@ the budget (a term's stub is its best name), so both pick the same label.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 import pyoxigraph as ox
@@ -119,5 +120,9 @@ def spells_iri(label: object, subject: ox.NamedNode) -> bool:
     return _spelled(label.value) == _spelled(local)
 
 
+_NOT_ALPHANUMERIC = re.compile(r"[\W_]+")
+"""What ``str.isalnum`` rejects (``\\w`` is exactly it plus the underscore)."""
+
+
 def _spelled(text: str) -> str:
-    return "".join(c for c in text.casefold() if c.isalnum())
+    return _NOT_ALPHANUMERIC.sub("", text.casefold())
