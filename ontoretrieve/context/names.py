@@ -10,9 +10,10 @@ the budget (a term's stub is its best name), so both pick the same label.
 >>> alt = ox.NamedNode("http://www.w3.org/2004/02/skos/core#altLabel")
 >>> out = [(alt, ox.Literal("tee")), (L, ox.Literal("Tau", language="de")),
 ...        (L, ox.Literal("tau", language="en"))]
->>> best_name(t, out, RoleTable.default(), accepted_languages(("en", "")))
-(<NamedNode value=http://x/t>, <NamedNode value=http://www.w3.org/2000/01/rdf-schema#label>, \
-<Literal value=tau language=en>)
+>>> best_name(t, out, RoleTable.default(), accepted_languages(("en", "")))[2]
+<Literal value=tau language=en>
+>>> best_name(t, [*out, (L, ox.Literal("tau"))], RoleTable.default(), EVERY_LANGUAGE)[2]
+<Literal value=tau datatype=<NamedNode value=http://www.w3.org/2001/XMLSchema#string>>
 """
 
 from __future__ import annotations
@@ -75,13 +76,16 @@ def best_name(subject: ox.NamedNode, out: Iterable[tuple[ox.NamedNode, Term]],
               roles: RoleTable, accepted: frozenset[str]) -> Statement | None:
     """The statement a context names ``subject`` by: among its label statements (``out``:
     its predicate-object pairs, in canonical order), an accepted language first, then the
-    best-ranked predicate, then the first; None when it has no label."""
-    best: tuple[int, int] | None = None
+    best-ranked predicate, then a literal without a language tag ("Week" costs a prompt
+    less than "Week"@en, and the budget keeps the first of two that say the same), then
+    the first; None when it has no label."""
+    best: tuple[int, int, int] | None = None
     chosen: Statement | None = None
     for p, o in out:
         if role_of(p, o, roles) is not Role.LABEL:
             continue
-        key = (0 if accepted_language(o, accepted) else 1, name_rank(p.value))
+        tagged = isinstance(o, ox.Literal) and bool(o.language)
+        key = (0 if accepted_language(o, accepted) else 1, name_rank(p.value), int(tagged))
         if best is None or key < best:
             best, chosen = key, (subject, p, o)
     return chosen
