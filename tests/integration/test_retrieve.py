@@ -441,19 +441,52 @@ def test_deprecated_seeds_are_replaced_dropped_or_kept(tmp_path: Path,
         base.close()
 
 
-def test_a_child_the_expansion_reaches_comes_with_its_name(retriever: Retriever) -> None:
-    """Zoo's whole module would name every term anyway: without it, one level of expansion
-    reaches Mammal's children by their links, named only with ``expand.name_reached_terms``."""
+OBO_LIKE = """@prefix obo: <http://purl.obolibrary.org/obo/> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+<http://purl.obolibrary.org/obo/xo.owl> a owl:Ontology .
+obo:XO_0000001 a owl:Class ; rdfs:label "gene" .
+obo:XO_0000002 a owl:Class ; rdfs:label "cistron" ; rdfs:subClassOf obo:XO_0000001 .
+obo:XO_0000003 a owl:Class ; rdfs:label "transposon" ; rdfs:subClassOf obo:XO_0000001 .
+obo:XO_0000004 a owl:Class ; rdfs:label "relation"@en , "relation" ;
+    rdfs:subClassOf obo:XO_0000001 .
+"""
+"""Opaque IRIs (OBO's): a child reached by its link is a bare IRI unless it is named."""
+
+
+def test_a_child_the_expansion_reaches_comes_with_its_name(
+        tmp_path: Path, real_embedder: FastEmbedder) -> None:
+    """Without small modules (this ontology is one), one level of expansion reaches the
+    seed's children by their links; ``expand.name_reached_terms`` brings their labels (the
+    untagged one of two), and off, they stay bare IRIs."""
+    folder = tmp_path / "catalog"
+    folder.mkdir()
+    (folder / "xo.ttl").write_text(OBO_LIKE, encoding="utf-8")
+    settings = load_settings(data_dir=tmp_path / "data", expand={
+        "small_module_closure_max_triples": 0, "depth": 1})
+    store = OxigraphStore.in_memory()
+    sync_index(settings, store, catalog_path=folder, embedder=real_embedder)
+    base = Retriever.open(settings, store, embedder=real_embedder)
+    obo = "http://purl.obolibrary.org/obo/"
     label = ox.NamedNode("http://www.w3.org/2000/01/rdf-schema#label")
-    mouse = ox.NamedNode(ZOO + "Mouse")
-    link = (mouse, ox.NamedNode("http://www.w3.org/2000/01/rdf-schema#subClassOf"),
-            ox.NamedNode(ZOO + "Mammal"))
-    found: dict[bool, set[tuple[object, object, object]]] = {}
-    for named in (True, False):
-        chosen = variant(retriever, expand={"small_module_closure_max_triples": 0, "depth": 1,
-                                            "name_reached_terms": named})
-        context = chosen.retrieve("Which mammal is it?", Mode.VECTOR)
-        assert ZOO + "Mammal" in [s.iri for s in context.seeds]
-        found[named] = {(t.subject, t.predicate, t.object) for t in context.triples()}
-    assert link in found[True] and (mouse, label, ox.Literal("mouse")) in found[True]
-    assert link in found[False] and not any(s == mouse and p == label for s, p, _ in found[False])
+    try:
+        found: dict[bool, dict[str, list[ox.Literal]]] = {}
+        for named in (True, False):
+            chosen = variant(base, expand={"name_reached_terms": named})
+            context = chosen.retrieve("The gene was studied.", Mode.VECTOR)
+            assert [s.iri for s in context.seeds][0] == obo + "XO_0000001"
+            names: dict[str, list[ox.Literal]] = {}
+            for t in context.triples():
+                names.setdefault(t.subject.value, [])
+                if t.predicate == label:
+                    names[t.subject.value].append(t.object)
+            found[named] = names
+        children = {obo + f"XO_000000{n}" for n in (2, 3, 4)}
+        assert children <= set(found[True]) and children <= set(found[False])
+        assert all(found[True][c] for c in children)
+        assert found[True][obo + "XO_0000004"] == [ox.Literal("relation")]
+        seeded = {s.iri for s in context.seeds}
+        assert all(not found[False][c] for c in children - seeded)
+        assert children - seeded  # the test shows something: some child is no seed
+    finally:
+        base.close()
