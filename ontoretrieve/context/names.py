@@ -1,7 +1,9 @@
 """What names a term: its labels in the languages a context keeps, best first.
 
-Pure. Shared by the subgraph stage (a term it reaches comes with its name) and
-the budget (a term's stub is its best name), so both pick the same label.
+Pure. Shared by the subgraph stage (a term it reaches comes with one name, the
+only label of it the pool then holds) and the budget (which ranks a term's labels
+by the same predicate order and keeps the same languages), and by the benchmark's
+count of bare IRIs (``spells_iri``).
 
 >>> import pyoxigraph as ox
 >>> from ontoretrieve.rdf.graph_index import RoleTable

@@ -807,7 +807,6 @@ def _weak_evidence(funnel: SeedFunnel | None) -> list[str]:
             "catalog may not cover it"]
 
 
-
 def _namer(graph: WorkingGraph, roles: RoleTable, expand: ExpandSettings,
            languages: Sequence[str]) -> Namer | None:
     """How the subgraph stage names the terms it reaches (``expand.name_reached_terms``)."""
