@@ -182,8 +182,10 @@ def run_variants(base: Retriever, variants: Sequence[tuple[Variant, Settings]],
     report = progress or (lambda what, done, total: None)
     retrievers = {variant.name: base.variant(settings) for variant, settings in variants}
     owners, labels, aliases = _gold_owners(base.reader, units)
+    graphs = catalog_graphs(base.reader)  # once: reading the versions queries the store
+    label_predicates = base.settings.index.label_predicates
     readable = readable_iris(base.reader, sorted({iri for u in units for g in u.gold for iri in g}),
-                             base.settings.index.label_predicates)
+                             label_predicates, graphs)
     scopes = {unit.id: _unit_scope(base, unit) if scoped else () for unit in units}
     warm_seconds = 0.0
     if warm_up:
@@ -210,10 +212,10 @@ def run_variants(base: Retriever, variants: Sequence[tuple[Variant, Settings]],
                     unit.text, budgets, Mode.VECTOR, scopes[unit.id],
                     prepared=prepared.get(scopes[unit.id], NOTHING_PREPARED))
                 row = unit_row(unit, context, labels, owners, aliases, count_tokens)
-                triples = context.triples()
-                row["gold_unnamed"] = gold_unnamed(unit, triples, retriever.roles, readable)
-                row["context_bare_subjects"] = len(bare_subjects(
-                    triples, retriever.roles, base.reader, base.settings.index.label_predicates))
+                unnamed = unnamed_subjects(context.triples(), retriever.roles)
+                row["gold_unnamed"] = gold_unnamed(unit, unnamed, readable)
+                row["context_bare_subjects"] = len(
+                    unnamed - readable_iris(base.reader, sorted(unnamed), label_predicates, graphs))
                 cuts = cut_at_budgets(unit, context, at_budgets, retriever.roles, readable)
                 row["gold_at_tokens"] = {b: cut.found for b, cut in cuts.items()}
                 row["gold_unnamed_at_tokens"] = {b: cut.unnamed for b, cut in cuts.items()}
@@ -312,22 +314,13 @@ class BudgetCut(NamedTuple):
     """Of ``found``, those it names by no label or symbol (``gold_unnamed``)."""
 
 
-def gold_at_tokens(unit: BenchUnit, context: Context, at_budgets: Sequence[Context],
-                   roles: RoleTable, readable: Set[str] = frozenset()) -> dict[str, list[str]]:
-    """The unit's gold IRIs among the context's subjects at each curve budget.
-
-    A context packed into token budgets (``context.budget``) was retrieved at each
-    one; a context without a budget (the reference) is cut as ``slice`` cuts it:
-    subject blocks in seed-then-admission order while their Turtle fits.
-    """
-    return {budget: cut.found for budget, cut in
-            cut_at_budgets(unit, context, at_budgets, roles, readable).items()}
-
-
 def cut_at_budgets(unit: BenchUnit, context: Context, at_budgets: Sequence[Context],
                    roles: RoleTable, readable: Set[str] = frozenset()
                    ) -> dict[str, BudgetCut]:
-    """Per curve budget, the context cut to it (see ``gold_at_tokens`` for how)."""
+    """Per curve budget, the context cut to it: a context packed into token budgets
+    (``context.budget``) was retrieved at each one; a context without a budget (the
+    reference) is cut as ``slice`` cuts it, subject blocks in seed-then-admission order
+    while their Turtle fits."""
     gold = {iri for group in unit.gold for iri in group}
     cut_after = context.metrics.token_budget is None and not context.empty
     triples = context.triples() if cut_after else []  # parsed once for every budget
@@ -344,26 +337,27 @@ def cut_at_budgets(unit: BenchUnit, context: Context, at_budgets: Sequence[Conte
             kept = [t for _, ts in taken for t in ts]
             size = (len(kept), tokens)
         cuts[str(budget)] = BudgetCut(sorted(gold & subjects), *size,
-                                      gold_unnamed(unit, kept, roles, readable))
+                                      gold_unnamed(unit, unnamed_subjects(kept, roles), readable))
     return cuts
 
 
-def gold_unnamed(unit: BenchUnit, triples: Sequence[ox.Triple], roles: RoleTable,
-                 readable: Set[str] = frozenset()) -> list[str]:
-    """The unit's gold IRIs the triples hold as subjects without naming them (no label
-    and no symbol): a bare IRI, which a reader of the context cannot tell from any other.
-    ``readable`` IRIs say their names themselves (``readable_iris``) and never count.
+def gold_unnamed(unit: BenchUnit, unnamed: Set[str], readable: Set[str] = frozenset()
+                 ) -> list[str]:
+    """The unit's gold IRIs among a context's ``unnamed`` subjects (``unnamed_subjects``):
+    bare IRIs, which a reader of the context cannot tell from any other. ``readable`` IRIs
+    say their names themselves (``readable_iris``) and never count.
 
     >>> from ontoretrieve.rdf.vocab import RDFS_LABEL_NODE, SUBCLASS_OF_NODE
     >>> x = lambda s: ox.NamedNode("http://x/" + s)
     >>> unit = BenchUnit(id="u", source="s", text="t", gold=[["http://x/a"], ["http://x/b"]])
-    >>> gold_unnamed(unit, [ox.Triple(x("a"), SUBCLASS_OF_NODE, x("b")),
-    ...                     ox.Triple(x("b"), RDFS_LABEL_NODE, ox.Literal("bee"))],
-    ...              RoleTable.default())
+    >>> unnamed = unnamed_subjects([ox.Triple(x("a"), SUBCLASS_OF_NODE, x("b")),
+    ...                             ox.Triple(x("b"), RDFS_LABEL_NODE, ox.Literal("bee"))],
+    ...                            RoleTable.default())
+    >>> gold_unnamed(unit, unnamed)
     ['http://x/a']
     """
     gold = {iri for group in unit.gold for iri in group}
-    return sorted((unnamed_subjects(triples, roles) & gold) - readable)
+    return sorted((unnamed & gold) - readable)
 
 
 def unnamed_subjects(triples: Sequence[ox.Triple], roles: RoleTable) -> set[str]:
@@ -379,21 +373,21 @@ def unnamed_subjects(triples: Sequence[ox.Triple], roles: RoleTable) -> set[str]
     return held - named
 
 
-def bare_subjects(triples: Sequence[ox.Triple], roles: RoleTable, reader: CatalogReader,
-                  label_predicates: Sequence[str]) -> set[str]:
-    """The context's subjects a reader sees as bare IRIs: named by no label or symbol, and
-    not readable (``readable_iris``; one catalog query when there are any)."""
-    unnamed = unnamed_subjects(triples, roles)
-    return unnamed - readable_iris(reader, sorted(unnamed), label_predicates) if unnamed \
-        else unnamed
+def catalog_graphs(reader: CatalogReader) -> set[str]:
+    """The named graphs the catalog's current versions are stored in."""
+    return {graph for v in reader.versions() for graph in v.named_graphs}
 
 
 def readable_iris(reader: CatalogReader, iris: Sequence[str], label_predicates: Sequence[str],
-                  batch: int = 400) -> set[str]:
+                  graphs: Set[str] | None = None, batch: int = 400) -> set[str]:
     """Of ``iris``, those a context need not name: the IRI spells a label of the term
     (``relations#birthPlace`` labelled "birth place", as ``spells_iri``
-    decides), or the catalog has no label for it (its IRI is all there is to show)."""
-    graphs = {graph for v in reader.versions() for graph in v.named_graphs}
+    decides), or the catalog has no label for it (its IRI is all there is to show).
+    One query per ``batch`` IRIs in ``graphs`` (default: ``catalog_graphs``); none for
+    no IRIs."""
+    if not iris:
+        return set()
+    graphs = catalog_graphs(reader) if graphs is None else graphs
     labelled: dict[str, list[object]] = {}
     for start in range(0, len(iris), batch):
         for iri, facts in reader.facts(iris[start:start + batch], label_predicates,
