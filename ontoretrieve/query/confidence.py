@@ -30,11 +30,15 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
 
+from ontoretrieve.query.confidence_trees import packaged_trees
 from ontoretrieve.records import SeedEvidence
+from ontoretrieve.settings.groups import ConfidenceModelKind
 
-__all__ = ["FEATURES", "WEIGHTS", "confidence", "features_of", "in_confidence_order",
-           "seed_features"]
+__all__ = ["FEATURES", "WEIGHTS", "ConfidenceModel", "LogisticModel", "confidence",
+           "confidence_model", "features_of", "in_confidence_order", "seed_features"]
 
 KINDS = ("label", "exact", "symbol", "local_name", "related", "elliptic", "narrow", "broad")
 """The kinds of form a strongest mention can have that the model weighs."""
@@ -151,10 +155,45 @@ def confidence(features: Mapping[str, float], weights: Mapping[str, float] = WEI
     return 1.0 / (1.0 + math.exp(-z))
 
 
+class ConfidenceModel(Protocol):
+    """A model of how likely each seed is a term the text is about."""
+
+    def confidences(self, rows: Sequence[Mapping[str, float]]) -> list[float]:
+        """Each row's probability (rows as ``features_of`` gives them)."""
+        ...
+
+
+@dataclass(frozen=True)
+class LogisticModel:
+    """The logistic model: one weight a signal (``WEIGHTS`` unless given).
+
+    >>> LogisticModel({"fit": 1.0}).confidences([{"fit": 0.0}])
+    [0.5]
+    """
+
+    weights: Mapping[str, float] = field(default_factory=lambda: WEIGHTS)
+
+    def confidences(self, rows: Sequence[Mapping[str, float]]) -> list[float]:
+        return [confidence(row, self.weights) for row in rows]
+
+
+def confidence_model(kind: ConfidenceModelKind) -> ConfidenceModel:
+    """The shipped model of ``kind`` (``seeds.confidence_model``): the boosted trees of
+    ``confidence_trees`` or the logistic ``WEIGHTS``.
+
+    >>> type(confidence_model(ConfidenceModelKind.LOGISTIC)).__name__
+    'LogisticModel'
+    """
+    if kind is ConfidenceModelKind.TREES:
+        return packaged_trees()
+    return LogisticModel()
+
+
 def in_confidence_order(seeds: Sequence[SeedEvidence],
-                        weights: Mapping[str, float] = WEIGHTS) -> list[SeedEvidence]:
+                        model: ConfidenceModel | None = None) -> list[SeedEvidence]:
     """The seeds by evidence tier, then by confidence (best first), each with its
-    confidence recorded; equal confidences keep their order.
+    confidence recorded; equal confidences keep their order. ``model``: the boosted trees
+    unless given.
 
     >>> def seed(iri, tier, fit):
     ...     return SeedEvidence(iri=iri, score=0.1, origin="retrieved", ontology_iri="o",
@@ -162,15 +201,15 @@ def in_confidence_order(seeds: Sequence[SeedEvidence],
     ...                         fused_score=0.1, windows=[0], lanes=[], notes=[],
     ...                         evidence_tier=tier, fit=fit)
     >>> ordered = in_confidence_order([seed("a", 1, 0.9), seed("b", 0, 0.1),
-    ...                                seed("c", 0, 0.5)], {"fit": 1.0})
+    ...                                seed("c", 0, 0.5)], LogisticModel({"fit": 1.0}))
     >>> [(s.iri, s.confidence) for s in ordered]
     [('c', 0.6225), ('b', 0.525), ('a', 0.7109)]
     """
-    scored = [(s, round(confidence(f, weights), 4))
-              for s, f in zip(seeds, seed_features(seeds), strict=True)]
-    ranked = sorted(range(len(scored)),
-                    key=lambda i: (scored[i][0].evidence_tier, -scored[i][1], i))
-    return [scored[i][0].model_copy(update={"confidence": scored[i][1]}) for i in ranked]
+    chosen = model if model is not None else packaged_trees()
+    values = [round(p, 4) for p in chosen.confidences(seed_features(seeds))]
+    ranked = sorted(range(len(seeds)),
+                    key=lambda i: (seeds[i].evidence_tier, -values[i], i))
+    return [seeds[i].model_copy(update={"confidence": values[i]}) for i in ranked]
 
 
 def _number(value: object, default: float = 0.0) -> float:

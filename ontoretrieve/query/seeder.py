@@ -30,7 +30,7 @@ from ontoretrieve.index.mention_match import Mention, MentionDictionary
 from ontoretrieve.index.mention_text import STOPWORDS
 from ontoretrieve.index.payload import evidence_from_payload
 from ontoretrieve.query.batch import NOTHING_PREPARED, PreparedQueries
-from ontoretrieve.query.confidence import in_confidence_order
+from ontoretrieve.query.confidence import confidence_model, in_confidence_order
 from ontoretrieve.query.fusion import best_attainable, fuse_window
 from ontoretrieve.query.lanes import (
     LaneResults,
@@ -233,7 +233,9 @@ class SeedRetriever:
         s = self.settings.seeds
         evidence = [_evidence(seed, mentions, evidence_tier(seed, s), fits.get(seed.iri))
                     for seed in seeds]
-        return in_confidence_order(evidence) if fits and s.confidence_order else evidence
+        if not (fits and s.confidence_order):
+            return evidence
+        return in_confidence_order(evidence, confidence_model(s.confidence_model))
 
     def _with_mentions(self, text: str, scope: Collection[str] | None,
                        hashes: Sequence[str] | None, windows: Sequence[Window],

@@ -133,6 +133,15 @@ class DeprecatedSeeds(StrEnum):
     """Deprecated seeds stay (the reference)."""
 
 
+class ConfidenceModelKind(StrEnum):
+    """Which model weighs a seed's evidence into its confidence (``query/confidence.py``)."""
+
+    TREES = "trees"
+    """Gradient-boosted trees over the signals together (``query/confidence_trees.py``)."""
+    LOGISTIC = "logistic"
+    """One fitted weight a signal (``query/confidence.py``, ``WEIGHTS``)."""
+
+
 class SeedCut(StrEnum):
     CAP = "cap"
     """The reference: every candidate above the floor, up to the cap."""
@@ -377,11 +386,16 @@ class SeedSettings(_Group):
     comes before the one a related synonym names. 0: fit alone."""
     confidence_order: bool = True
     """With ``evidence_first``: within each kind of evidence, seeds by their confidence,
-    a logistic model over all of their evidence together (fit, the strongest mention's
+    a model (``confidence_model``) over all of their evidence together (fit, the strongest mention's
     strength, kind, case and derivation, spans, windows, lanes, a unit after a number,
     seeds of the same ontology; ``query/confidence.py``); ``fit_order``'s order only
     breaks ties. Unscoped queries only: a scoped one keeps the score order. False:
     ``fit_order``'s order."""
+    confidence_model: ConfidenceModelKind = ConfidenceModelKind.TREES
+    """With ``confidence_order``: ``trees``, gradient-boosted trees that weigh the
+    signals together (a form's kind with the fit, a symbol with the number before it);
+    ``logistic``, one weight a signal. Both fitted on annotated paragraphs
+    (``benchmarks/fit_seed_confidence.py``)."""
     evidence_ratio: float = Field(0.5, ge=0, le=1)
     """Evidence cut: a fused score at least this share of the best in the same window
     keeps a term."""

@@ -474,7 +474,7 @@ def test_a_child_the_expansion_reaches_comes_with_its_name(
         for named in (True, False):
             chosen = variant(base, expand={"name_reached_terms": named})
             context = chosen.retrieve("The gene was studied.", Mode.VECTOR)
-            assert [s.iri for s in context.seeds][0] == obo + "XO_0000001"
+            assert next(s.iri for s in context.seeds) == obo + "XO_0000001"
             names: dict[str, list[ox.Literal]] = {}
             for t in context.triples():
                 names.setdefault(t.subject.value, [])

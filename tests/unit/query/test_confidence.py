@@ -4,15 +4,26 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from ontoretrieve.query.confidence import (
     FEATURES,
     WEIGHTS,
-    confidence,
+    ConfidenceModel,
+    LogisticModel,
+    confidence_model,
     features_of,
     in_confidence_order,
 )
 from ontoretrieve.records import LaneRank, SeedEvidence
-from ontoretrieve.settings.groups import SeedSettings
+from ontoretrieve.settings.groups import ConfidenceModelKind, SeedSettings
+
+MODELS = [pytest.param(confidence_model(kind), id=kind.value) for kind in ConfidenceModelKind]
+"""Every shipped model must order the seeds of these cases alike."""
+
+
+def confidence(features: dict[str, float], model: ConfidenceModel) -> float:
+    return model.confidences([features])[0]
 
 
 def mention(text: str, kind: str = "label", strength: float = 1.0, **flags: Any
@@ -36,34 +47,41 @@ def test_every_feature_has_a_fitted_weight_and_nothing_else_does() -> None:
     assert set(features_of(seed("lung"), support=1)) == set(FEATURES)
 
 
-def test_tiers_never_mix_and_each_seed_records_its_confidence() -> None:
+@pytest.mark.parametrize("model", MODELS)
+def test_tiers_never_mix_and_each_seed_records_its_confidence(model: ConfidenceModel) -> None:
     seeds = [seed("agreed", tier=1, fit=0.9), seed("off", fit=0.05), seed("on", fit=0.5)]
-    ordered = in_confidence_order(seeds)
+    ordered = in_confidence_order(seeds, model)
     assert [s.iri for s in ordered] == ["on", "off", "agreed"]
     assert all(s.confidence is not None and 0 < s.confidence < 1 for s in ordered)
 
 
-def test_a_sense_outranked_by_its_window_comes_after_the_chosen_one() -> None:
+@pytest.mark.parametrize("model", MODELS)
+def test_a_sense_outranked_by_its_window_comes_after_the_chosen_one(model: ConfidenceModel) -> None:
     chosen = seed("metre", mentions=[mention("m", "symbol", 0.9)])
     outranked = seed("mass", mentions=[mention("m", "symbol", 0.225, outranked=True)])
-    assert [s.iri for s in in_confidence_order([outranked, chosen])] == ["metre", "mass"]
+    assert [s.iri for s in in_confidence_order([outranked, chosen], model)] == ["metre", "mass"]
 
 
-def test_a_unit_named_after_a_number_comes_before_a_word_that_fits_a_little_better() -> None:
+@pytest.mark.parametrize("model", MODELS)
+def test_a_unit_named_after_a_number_comes_before_a_word_that_fits_a_little_better(
+        model: ConfidenceModel) -> None:
     # "5 mV": the unit's core text rarely resembles its sentence, yet it is named on
     # purpose; "signal" fits the sentence a little better.
     unit = seed("mV", fit=0.05, mentions=[mention("mV", "symbol", 1.35, after_number=True)])
     word = seed("signal", fit=0.15, mentions=[mention("signal")])
-    assert [s.iri for s in in_confidence_order([word, unit])] == ["mV", "signal"]
+    assert [s.iri for s in in_confidence_order([word, unit], model)] == ["mV", "signal"]
 
 
-def test_a_local_name_is_weaker_evidence_than_a_label() -> None:
+@pytest.mark.parametrize("model", MODELS)
+def test_a_local_name_is_weaker_evidence_than_a_label(model: ConfidenceModel) -> None:
     label = features_of(seed("a", mentions=[mention("lung")]), support=1)
     local = features_of(seed("b", mentions=[mention("lung", "local_name", 0.7)]), support=1)
-    assert confidence(label) > confidence(local)
+    assert confidence(label, model) > confidence(local, model)
 
 
-def test_an_elliptic_form_the_text_does_not_support_is_weaker_than_one_it_does() -> None:
+@pytest.mark.parametrize("model", MODELS)
+def test_an_elliptic_form_the_text_does_not_support_is_weaker_than_one_it_does(
+        model: ConfidenceModel) -> None:
     # "expression" for gene expression, in a text that writes "gene" and in one that
     # never does (the mention is kept and flagged: mentions.elliptic_cohesion).
     def elliptic(cohesive: bool) -> dict[str, float]:
@@ -72,14 +90,19 @@ def test_an_elliptic_form_the_text_does_not_support_is_weaker_than_one_it_does()
 
     assert elliptic(False)["lone_elliptic"] == 1.0
     assert elliptic(True)["lone_elliptic"] == 0.0
-    assert confidence(elliptic(True)) > confidence(elliptic(False))
+    assert confidence(elliptic(True), model) > confidence(elliptic(False), model)
 
 
-def test_more_seeds_of_the_same_ontology_raise_a_seed() -> None:
+@pytest.mark.parametrize("model", MODELS)
+def test_more_seeds_of_the_same_ontology_raise_a_seed(model: ConfidenceModel) -> None:
     alone = features_of(seed("x"), support=1)
     among = features_of(seed("x"), support=8)
-    assert confidence(among) > confidence(alone)
+    assert confidence(among, model) > confidence(alone, model)
 
 
 def test_the_setting_is_on_by_default() -> None:
     assert SeedSettings().confidence_order
+
+
+def test_the_logistic_model_reads_the_fitted_weights_by_default() -> None:
+    assert LogisticModel().weights is WEIGHTS
