@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -35,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from ontoretrieve.errors import ConfidenceModelError
 from ontoretrieve.query.confidence import (
     FEATURES,
     ConfidenceModel,
@@ -44,7 +46,6 @@ from ontoretrieve.query.confidence import (
 )
 from ontoretrieve.query.confidence_trees import (
     TreeModel,
-    TreeModelError,
     from_gradient_boosting,
     packaged_trees,
 )
@@ -78,8 +79,12 @@ def unit_seeds(rows_file: Path, retriever: SeedRetriever, seen: set[str] | None 
 
 
 def article(unit_id: str) -> str:
-    """A unit's document: ``craft:11532192:102-467`` -> ``craft:11532192``."""
-    return ":".join(unit_id.split(":")[:2])
+    """A unit's document: ``craft:11532192:102-467`` -> ``craft:11532192``,
+    ``measeval:trial:S0012821X13002185-1217`` -> ``measeval:trial:S0012821X13002185``."""
+    head, _, last = unit_id.rpartition(":")
+    if re.fullmatch(r"\d+-\d+", last):
+        return head
+    return re.sub(r"-\d+$", "", unit_id)
 
 
 def design(units: Sequence[Unit]) -> tuple[np.ndarray, np.ndarray]:
@@ -193,7 +198,7 @@ def main() -> None:
     shipped: dict[str, ConfidenceModel] = {"shipped logistic": LogisticModel()}
     try:
         shipped["shipped trees"] = packaged_trees()
-    except TreeModelError as exc:  # the first fit, before any trees ship
+    except ConfidenceModelError as exc:  # the first fit, before any trees ship
         print(f"no shipped trees: {exc}")
     for name, units in runs:
         plain = [u for _, u in units]

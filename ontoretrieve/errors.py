@@ -19,6 +19,7 @@ caller catches ``OntoRetrieveError`` and nothing foreign leaks out::
     │   └── VectorIndexError         the vector index failed
     ├── ProposalError            a proposal that cannot even be checked
     ├── ProposalRejected         a proposal that failed validation (carries the report)
+    ├── ConfidenceModelError     the seed confidence model file is malformed or stale
     ├── TextTooLongError         a request text over ``server.max_text_chars``
     ├── UnsafeQueryError         user SPARQL that is not read-only (no surface takes it)
     └── TenantError              an invalid or unknown tenant id, or an include cycle
@@ -44,6 +45,7 @@ __all__ = [
     "CatalogError",
     "CatalogParseError",
     "CatalogPathError",
+    "ConfidenceModelError",
     "DataDirBusyError",
     "EmbeddingContractMismatchError",
     "EmbeddingModelError",
@@ -168,6 +170,11 @@ class ProposalRejected(OntoRetrieveError, ValueError):
     def __init__(self, message: str, report: Any) -> None:
         super().__init__(message)
         self.report = report
+
+
+class ConfidenceModelError(OntoRetrieveError, ValueError):
+    """The seed confidence model cannot be used: its file is malformed (names the file,
+    tree and node) or it reads signals this version does not compute."""
 
 
 class TextTooLongError(OntoRetrieveError, ValueError):

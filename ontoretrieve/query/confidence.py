@@ -33,6 +33,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from ontoretrieve.errors import ConfidenceModelError
 from ontoretrieve.query.confidence_trees import packaged_trees
 from ontoretrieve.records import SeedEvidence
 from ontoretrieve.settings.groups import ConfidenceModelKind
@@ -185,7 +186,13 @@ def confidence_model(kind: ConfidenceModelKind) -> ConfidenceModel:
     'LogisticModel'
     """
     if kind is ConfidenceModelKind.TREES:
-        return packaged_trees()
+        trees = packaged_trees()
+        unknown = sorted(set(trees.features) - set(FEATURES))
+        if unknown:  # a model fitted on signals this engine does not give
+            raise ConfidenceModelError(f"the seed confidence trees read signals this version "
+                                 f"does not compute: {', '.join(unknown)}; fit them again "
+                                 f"(benchmarks/fit_seed_confidence.py)")
+        return trees
     return LogisticModel()
 
 

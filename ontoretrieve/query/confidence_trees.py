@@ -34,17 +34,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["PACKAGED_TREES", "TreeModel", "TreeModelError", "from_gradient_boosting",
-           "packaged_trees"]
+from ontoretrieve.errors import ConfidenceModelError
+
+__all__ = ["PACKAGED_TREES", "TreeModel", "from_gradient_boosting", "packaged_trees"]
 
 PACKAGED_TREES = ("models", "seed-confidence", "trees.json")
 """Where the fitted trees ship, under the ``ontoretrieve`` package."""
 
 _NODE_FIELDS = ("feature", "threshold", "left", "right", "value")
-
-
-class TreeModelError(ValueError):
-    """A tree model file that cannot be evaluated (names the file and what is wrong)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -73,11 +70,11 @@ class TreeModel:
             base = float(data["base"])
             trees = list(data["trees"])
         except (KeyError, TypeError, ValueError) as exc:
-            raise TreeModelError(f"{source}: needs 'features', 'base' and 'trees' ({exc})"
+            raise ConfidenceModelError(f"{source}: needs 'features', 'base' and 'trees' ({exc})"
                                  ) from exc
-        if not trees:
-            raise TreeModelError(f"{source}: has no trees")
-        width = max(len(t.get("feature", ())) for t in trees)
+        if not trees or not features:
+            raise ConfidenceModelError(f"{source}: has no {'trees' if features else 'features'}")
+        width = max(len(t.get("feature", ())) if isinstance(t, Mapping) else 1 for t in trees)
         arrays = {name: np.zeros((len(trees), width)) for name in _NODE_FIELDS}
         # Padding nodes are leaves worth nothing that point at themselves.
         arrays["feature"][:] = -1
@@ -117,18 +114,18 @@ def _fill(arrays: dict[str, npt.NDArray[np.float64]], number: int, tree: Mapping
     try:
         nodes = {name: [float(v) for v in tree[name]] for name in _NODE_FIELDS}
     except (KeyError, TypeError, ValueError) as exc:
-        raise TreeModelError(f"{where}: needs lists {', '.join(_NODE_FIELDS)} ({exc})"
+        raise ConfidenceModelError(f"{where}: needs lists {', '.join(_NODE_FIELDS)} ({exc})"
                              ) from exc
     size = len(nodes["feature"])
     if any(len(column) != size for column in nodes.values()) or not size:
-        raise TreeModelError(f"{where}: its node lists differ in length or are empty")
+        raise ConfidenceModelError(f"{where}: its node lists differ in length or are empty")
     for index in range(size):
         feature = int(nodes["feature"][index])
         if feature < 0:
             nodes["left"][index] = nodes["right"][index] = index
         elif feature >= features or not all(
                 index < int(nodes[side][index]) < size for side in ("left", "right")):
-            raise TreeModelError(f"{where}, node {index}: feature {feature} or its children "
+            raise ConfidenceModelError(f"{where}, node {index}: feature {feature} or its children "
                                  f"are out of range")
     for name in _NODE_FIELDS:
         arrays[name][number, :size] = nodes[name]
@@ -152,7 +149,7 @@ def packaged_trees() -> TreeModel:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as exc:
-        raise TreeModelError(f"{path}: cannot read the seed confidence trees ({exc})"
+        raise ConfidenceModelError(f"{path}: cannot read the seed confidence trees ({exc})"
                              ) from exc
     return TreeModel.from_dict(data, source=str(path))
 

@@ -7,10 +7,10 @@ from typing import Any
 import numpy as np
 import pytest
 
+from ontoretrieve.errors import ConfidenceModelError
 from ontoretrieve.query.confidence import FEATURES, confidence_model
 from ontoretrieve.query.confidence_trees import (
     TreeModel,
-    TreeModelError,
     from_gradient_boosting,
     packaged_trees,
 )
@@ -59,6 +59,8 @@ def stump(**changes: Any) -> dict[str, Any]:
 @pytest.mark.parametrize(("data", "message"), [
     ({"features": ["fit"], "trees": []}, "needs 'features', 'base' and 'trees'"),
     ({"features": ["fit"], "base": 0.0, "trees": []}, "has no trees"),
+    ({"features": [], "base": 0.0, "trees": [{}]}, "has no features"),
+    ({"features": ["fit"], "base": 0.0, "trees": [[0, 1]]}, "tree 0: needs lists"),
     (stump(left=[1, -1]), "differ in length"),
     (stump(left=[0, -1, -1]), "node 0: feature 0 or its children are out of range"),
     (stump(feature=[3, -1, -1]), "node 0: feature 3"),
@@ -66,7 +68,7 @@ def stump(**changes: Any) -> dict[str, Any]:
 ])
 def test_a_malformed_model_is_refused_naming_its_file_and_tree(
         data: dict[str, Any], message: str) -> None:
-    with pytest.raises(TreeModelError, match=message) as caught:
+    with pytest.raises(ConfidenceModelError, match=message) as caught:
         TreeModel.from_dict(data, source="trees.json")
     assert str(caught.value).startswith("trees.json")
 
@@ -82,3 +84,14 @@ def test_rows_of_unequal_depth_each_stop_at_their_own_leaf() -> None:
                            {"fit": 0.9, "exact_case": 1.0}])
     assert odds.tolist() == [-1.0, 0.5, 2.0]
     assert model.confidences([]) == []
+
+
+def test_trees_fitted_on_signals_the_engine_lacks_are_refused_by_name(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from ontoretrieve.query import confidence
+
+    odd = TreeModel.from_dict({**stump(), "features": ["fit", "colour"],
+                               "trees": [{**stump()["trees"][0]}]})
+    monkeypatch.setattr(confidence, "packaged_trees", lambda: odd)
+    with pytest.raises(ConfidenceModelError, match="does not compute: colour"):
+        confidence.confidence_model(ConfidenceModelKind.TREES)
