@@ -1,10 +1,10 @@
 """The seed confidence model as gradient-boosted trees: load, check and evaluate.
 
-Pure (numpy only). A logistic model weighs each signal of a seed's evidence on
-its own; trees weigh them together ("an elliptic form counts if the term also
-fits the text", "a symbol counts after a number"), which ranked the gold seeds
-of held-out articles better (benchmarks/RESULTS.md, session 25). The trees are
-fitted by ``benchmarks/fit_seed_confidence.py --model trees`` (scikit-learn's
+Pure (numpy only). A logistic model gives each signal of a seed's evidence
+one weight, whatever the others say; trees split on thresholds and weigh a
+signal by the others it comes with, which ranked the gold seeds of held-out
+articles better (benchmarks/RESULTS.md, session 25). The trees are fitted by
+``benchmarks/fit_seed_confidence.py --model trees`` (scikit-learn's
 ``GradientBoostingClassifier``, at fit time only) and shipped as JSON in
 ``ontoretrieve/models/seed-confidence/trees.json``; nothing here imports
 scikit-learn.

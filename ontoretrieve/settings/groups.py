@@ -392,10 +392,9 @@ class SeedSettings(_Group):
     breaks ties. Unscoped queries only: a scoped one keeps the score order. False:
     ``fit_order``'s order."""
     confidence_model: ConfidenceModelKind = ConfidenceModelKind.TREES
-    """With ``confidence_order``: ``trees``, gradient-boosted trees that weigh the
-    signals together (a form's kind with the fit, a symbol with the number before it);
-    ``logistic``, one weight a signal. Both fitted on annotated paragraphs
-    (``benchmarks/fit_seed_confidence.py``)."""
+    """With ``confidence_order``: ``trees``, gradient-boosted trees that weigh each
+    signal by the others it comes with; ``logistic``, one weight a signal. Both fitted on
+    annotated paragraphs (``benchmarks/fit_seed_confidence.py``)."""
     evidence_ratio: float = Field(0.5, ge=0, le=1)
     """Evidence cut: a fused score at least this share of the best in the same window
     keeps a term."""
