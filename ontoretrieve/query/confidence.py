@@ -7,10 +7,11 @@ once: how well its term fits the text (``fit``), how surely a span names it
 nesting, terms sharing the form), how often and in how many windows, whether
 it names a unit right after a number, how many other seeds come from the
 same ontology (a text about an ontology names several of its terms). A
-logistic model over these signals weighs them together; its weights
-(``WEIGHTS``) were fitted on annotated paragraphs by
-``benchmarks/fit_seed_confidence.py``, which prints them, and are checked
-there on units the fit never saw. The model orders the seeds within each
+model over these signals (``seeds.confidence_model``) weighs them together:
+gradient-boosted trees by default (``confidence_trees``), or a logistic
+model whose weights are ``WEIGHTS``; both were fitted on annotated
+paragraphs by ``benchmarks/fit_seed_confidence.py`` and are checked there
+on units the fit never saw. The model orders the seeds within each
 evidence tier (``seeds.confidence_order``); the tiers, and with them the
 seeds themselves, do not change.
 
@@ -189,9 +190,9 @@ def confidence_model(kind: ConfidenceModelKind) -> ConfidenceModel:
         trees = packaged_trees()
         unknown = sorted(set(trees.features) - set(FEATURES))
         if unknown:  # a model fitted on signals this engine does not give
-            raise ConfidenceModelError(f"the seed confidence trees read signals this version "
-                                 f"does not compute: {', '.join(unknown)}; fit them again "
-                                 f"(benchmarks/fit_seed_confidence.py)")
+            raise ConfidenceModelError(
+                f"the seed confidence trees read signals this version does not compute: "
+                f"{', '.join(unknown)}; fit them again (benchmarks/fit_seed_confidence.py)")
         return trees
     return LogisticModel()
 
@@ -212,7 +213,7 @@ def in_confidence_order(seeds: Sequence[SeedEvidence],
     >>> [(s.iri, s.confidence) for s in ordered]
     [('c', 0.6225), ('b', 0.525), ('a', 0.7109)]
     """
-    chosen = model if model is not None else packaged_trees()
+    chosen = model if model is not None else confidence_model(ConfidenceModelKind.TREES)
     values = [round(p, 4) for p in chosen.confidences(seed_features(seeds))]
     ranked = sorted(range(len(seeds)),
                     key=lambda i: (seeds[i].evidence_tier, -values[i], i))
