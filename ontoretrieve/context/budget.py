@@ -163,7 +163,8 @@ def pack(statements: Sequence[Statement], seeds: Sequence[tuple[str, int]], budg
     requests = _requests(terms, subjects, tiers,
                          ranked if settings.reached_order is ReachedOrder.RANK else (),
                          names_first=settings.reserve_names_first,
-                         seed_names_first=settings.seed_names_first)
+                         seed_names_first=settings.seed_names_first,
+                         links_with_names=settings.reserve_links_with_names)
     prefixes = used_prefixes(unique)
     kept, tokens = _grant_and_fit(terms, requests, budget, count_tokens, prefixes,
                                   pull_implied=settings.pull_implied_stubs)
@@ -459,14 +460,15 @@ def cut_definition(text: str, limit: int, count: TokenCounter = estimate_tokens)
 
 def _requests(terms: Mapping[ox.NamedNode, _Term], subjects: Sequence[ox.NamedNode],
               tiers: Mapping[str, int], ranked: Sequence[str] = (), *,
-              names_first: bool = False, seed_names_first: bool = False
-              ) -> list[list[Statement]]:
+              names_first: bool = False, seed_names_first: bool = False,
+              links_with_names: bool = True) -> list[list[Statement]]:
     """Stubs then shells per seed tier, then the reached terms (those the query ranked
     first, in its order; then the best-linked), then the labels the IRIs spell, then
     every rest. With ``names_first`` the stubs of the ranked reached terms come before
     the shells of the seeds a score alone chose: evidence that weak buys names (breadth)
-    before descriptions (depth). With ``seed_names_first`` the stubs of every tier (and
-    those ranked reached terms) come before any seed's shell.
+    before descriptions (depth); their statements naming a seed come with their names,
+    or, without ``links_with_names``, with the seeds' shells. With ``seed_names_first``
+    the stubs of every tier (and those ranked reached terms) come before any seed's shell.
 
     >>> terms = {ox.NamedNode(f"x:{n}"): _Term(stub=[(n, "label", n.upper())],
     ...                                       shell=[(n, "definition", "...")])
@@ -493,8 +495,12 @@ def _requests(terms: Mapping[ox.NamedNode, _Term], subjects: Sequence[ox.NamedNo
         of_tier = [s for s in seeds if tiers[s.value] == tier]
         requests.extend(terms[s].stub for s in of_tier)
         if tier == WEAKEST_TIER:  # a score alone: the names of the next candidates first
-            requests.extend(terms[s].stub + _links_to_seeds(terms[s], tiers) for s in early)
-        (shells if seed_names_first else requests).extend(terms[s].shell for s in of_tier)
+            requests.extend(terms[s].stub + (_links_to_seeds(terms[s], tiers)
+                                             if links_with_names else []) for s in early)
+        later = shells if seed_names_first else requests
+        later.extend(terms[s].shell for s in of_tier)
+        if tier == WEAKEST_TIER and not links_with_names:  # their links with the shells
+            later.extend(_links_to_seeds(terms[s], tiers) for s in early)
     requests.extend(shells)
     named_early = set(early)
     for s in others:

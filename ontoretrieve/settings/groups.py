@@ -550,6 +550,11 @@ class ContextSettings(_Group):
     (in the query's order) come right after the stubs of the seeds a score alone chose,
     before those seeds' shells. Evidence that weak buys names (more of the candidates the
     text may mean) before descriptions. False: after every seed's shell."""
+    reserve_links_with_names: bool = False
+    """With ``reserve_names_first``: a candidate's statements naming a seed (a relation's
+    domain and range) come with its name. False: with the seeds' shells, so a tight
+    budget names more candidates before it links them (Text2KGBench's scoped sentences:
+    within 500 tokens +1.5 and +1.9 points on two samples, RESULTS session 25)."""
     seed_names_first: bool = True
     """The stubs (names) of the seeds of every evidence tier, and of the candidates
     ``reserve_names_first`` puts among them, come before any seed's shell: at a tight

@@ -439,3 +439,26 @@ def test_every_seeds_name_comes_before_a_stronger_seeds_shell() -> None:
 
     assert "http://x.org/weak" in kept_subjects(DEFAULTS)
     assert "http://x.org/weak" not in kept_subjects(ContextSettings(seed_names_first=False))
+
+
+def test_two_candidates_named_before_either_is_linked_to_the_seed() -> None:
+    # Two candidates ranked below the cut, each with a statement naming the seed (a
+    # relation's domain), and room for the seed's and both candidates' names but not
+    # their links: both are named. With their links beside their names (the rule before
+    # session 25) the first candidate's link takes the second one's room.
+    domain = ox.NamedNode(RDFS + "domain")
+    seed = term("Food")
+    pool = [(seed, LABEL, ox.Literal("food item"))]
+    for name in ("ingredient", "course"):
+        pool += [(term(name), LABEL, ox.Literal(f"{name} of the dish")),
+                 (term(name), domain, seed)]
+    ranked = ["http://x.org/ingredient", "http://x.org/course"]
+    names = [t for t in pool if t[1] == LABEL]
+    room = estimate_tokens(turtle(names)) + 4
+
+    def kept(settings: ContextSettings) -> list[str]:
+        return subjects(pack(pool, [("http://x.org/Food", 2)], room, estimate_tokens,
+                             settings, ROLES, ranked=ranked).statements)
+
+    assert set(kept(DEFAULTS)) >= {"http://x.org/ingredient", "http://x.org/course"}
+    assert "http://x.org/course" not in kept(ContextSettings(reserve_links_with_names=True))
