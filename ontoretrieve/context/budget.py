@@ -494,13 +494,16 @@ def _requests(terms: Mapping[ox.NamedNode, _Term], subjects: Sequence[ox.NamedNo
     for tier in range(NOT_A_SEED):
         of_tier = [s for s in seeds if tiers[s.value] == tier]
         requests.extend(terms[s].stub for s in of_tier)
-        if tier == WEAKEST_TIER:  # a score alone: the names of the next candidates first
-            requests.extend(terms[s].stub + (_links_to_seeds(terms[s], tiers)
-                                             if links_with_names else []) for s in early)
         later = shells if seed_names_first else requests
+        links = [_links_to_seeds(terms[s], tiers) for s in early] if tier == WEAKEST_TIER else []
+        if links:  # a score alone: the names of the next candidates first
+            if links_with_names:
+                requests.extend(terms[s].stub + ls for s, ls in zip(early, links, strict=True))
+            else:  # their links wait with the shells
+                requests.extend(terms[s].stub for s in early)
         later.extend(terms[s].shell for s in of_tier)
-        if tier == WEAKEST_TIER and not links_with_names:  # their links with the shells
-            later.extend(_links_to_seeds(terms[s], tiers) for s in early)
+        if not links_with_names:
+            later.extend(links)
     requests.extend(shells)
     named_early = set(early)
     for s in others:

@@ -32,6 +32,7 @@ import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Protocol
 
 from ontoretrieve.errors import ConfidenceModelError
@@ -179,6 +180,7 @@ class LogisticModel:
         return [confidence(row, self.weights) for row in rows]
 
 
+@cache  # once per process: the trees' file is read and checked on first use
 def confidence_model(kind: ConfidenceModelKind) -> ConfidenceModel:
     """The shipped model of ``kind`` (``seeds.confidence_model``): the boosted trees of
     ``confidence_trees`` or the logistic ``WEIGHTS``.
