@@ -24,16 +24,23 @@ from dataclasses import replace
 import numpy as np
 
 from ontoretrieve.backends.vector_index import DenseVector, LaneHit, point_id
+from ontoretrieve.index.mention_forms import FormKind
 from ontoretrieve.index.mention_match import Mention
 from ontoretrieve.index.mention_text import STOPWORDS, fold_word, tokenize
 from ontoretrieve.query.windows import Window
 from ontoretrieve.records import AtomPayload
+from ontoretrieve.settings.groups import SenseForms
 
 __all__ = ["dense_span_mentions", "evidence_of", "flag_misfits", "pick_senses",
            "span_candidates", "units_after_numbers", "usable", "window_hits"]
 
 PayloadKey = tuple[str, str]
 """(iri, ontology hash)."""
+
+LOOSE_KINDS = frozenset({FormKind.RELATED.value, FormKind.BROAD.value, FormKind.NARROW.value})
+"""Synonyms whose scope says they name something near the term, not the term itself (OBO's
+related, broad and narrow synonyms); every other form (a label, an exact synonym, a
+symbol, a local name, an elliptic form of a name) names the term."""
 
 
 def usable(mentions: Sequence[Mention], max_shared: int) -> list[Mention]:
@@ -66,13 +73,19 @@ def units_after_numbers(mentions: Sequence[Mention], units: Collection[PayloadKe
 def pick_senses(mentions: Sequence[Mention], windows: Sequence[Window],
                 window_vectors: Sequence[DenseVector],
                 term_vectors: Mapping[str, DenseVector], keep: int,
-                after_numbers: bool = False) -> list[Mention]:
+                after_numbers: bool = False,
+                by_form: SenseForms = SenseForms.FIT) -> list[Mention]:
     """Word sense choice: a span naming several terms keeps its strength for the ``keep``
     terms nearest (cosine of core vectors) the window the span starts in; the others
     are flagged ``outranked``. A term without a vector is never outranked; nor are
     spans right after a number unless ``after_numbers``. An elliptic reading the text
     gives no cohesion (``cohesive`` false) takes no sense from the span's names and is
     not outranked by them: the confidence order weighs it apart.
+
+    ``by_form`` weighs how the span names each term (``mentions.sense_forms``): with
+    ``names_first`` the terms it names by a name come before those it names by a loose
+    synonym (``LOOSE_KINDS``), the nearest first within each; with ``names_only`` a
+    loose synonym is outranked whenever the span names some term by a name.
 
     >>> from ontoretrieve.index.mention_match import Mention
     >>> ms = [Mention(i, "h", 0, 6, "states", "state", "state", "label", True, 2)
@@ -82,24 +95,41 @@ def pick_senses(mentions: Sequence[Mention], windows: Sequence[Window],
     ...                      vectors, keep=1)
     >>> [(m.iri, m.outranked) for m in picked]
     [('x:condition', False), ('x:country', True)]
+
+    The eye the text names by its label, not the eyeball a related synonym names,
+    however near the passage is to the eyeball:
+
+    >>> ms = [Mention("x:eye", "h", 0, 3, "eye", "eye", "eye", "label", True, 2),
+    ...       Mention("x:eyeball", "h", 0, 3, "eye", "eye", "eye", "related", True, 2)]
+    >>> vectors = {"x:eye": np.array([0.0, 1.0]), "x:eyeball": np.array([1.0, 0.0])}
+    >>> picked = pick_senses(ms, [Window(0, "eye", 0, 3)], [np.array([0.9, 0.1])],
+    ...                      vectors, keep=1, by_form=SenseForms.NAMES_FIRST)
+    >>> [(m.iri, m.outranked) for m in picked]
+    [('x:eye', False), ('x:eyeball', True)]
     """
     if keep <= 0 or not windows:
         return list(mentions)
-    groups: dict[tuple[int, int, str], set[str]] = {}
+    groups: dict[tuple[int, int, str], dict[str, bool]] = {}
     for m in mentions:
         if (after_numbers or not m.after_number) and m.cohesive:
-            groups.setdefault((m.start, m.end, m.key), set()).add(m.iri)
+            named = groups.setdefault((m.start, m.end, m.key), {})
+            named[m.iri] = named.get(m.iri, False) or m.kind not in LOOSE_KINDS
     outranked: set[tuple[int, int, str, str]] = set()
-    for (start, end, key), iris in groups.items():
-        scored = [i for i in iris if i in term_vectors]
-        if len(iris) <= keep or len(scored) <= keep:
+    for (start, end, key), named in groups.items():
+        scored = [i for i in named if i in term_vectors]
+        if len(named) <= keep or len(scored) <= keep:
             continue
         window = _window_at(windows, start)
+        by_name = by_form is not SenseForms.FIT
         # Equal fits (terms with one text in several ontologies) rank by IRI, never by
         # the set's order, which changes from process to process.
-        near = sorted(scored, key=lambda i: (-float(np.dot(window_vectors[window],
-                                                             term_vectors[i])), i))
-        outranked |= {(start, end, key, iri) for iri in near[keep:]}
+        near = sorted(scored, key=lambda i: (by_name and not named[i],
+                                             -float(np.dot(window_vectors[window],
+                                                           term_vectors[i])), i))
+        kept = near[:keep]
+        if by_form is SenseForms.NAMES_ONLY and named[near[0]]:
+            kept = [i for i in kept if named[i]]
+        outranked |= {(start, end, key, iri) for iri in scored if iri not in kept}
     return [replace(m, outranked=True) if (m.start, m.end, m.key, m.iri) in outranked else m
             for m in mentions]
 

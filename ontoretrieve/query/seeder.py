@@ -321,7 +321,7 @@ class SeedRetriever:
         found = vectors(sorted(wanted))
         if m.senses:
             mentions = pick_senses(mentions, windows, window_vectors, found, m.senses,
-                                   m.senses_after_numbers)
+                                   m.senses_after_numbers, m.sense_forms)
         return flag_misfits(mentions, windows, window_vectors, found, m.fit_floor,
                             m.misfit_weight)
 

@@ -133,6 +133,20 @@ class DeprecatedSeeds(StrEnum):
     """Deprecated seeds stay (the reference)."""
 
 
+class SenseForms(StrEnum):
+    """How a span naming several terms weighs the kind of form naming each
+    (``mentions.sense_forms``)."""
+
+    FIT = "fit"
+    """By fit alone: the terms nearest the passage keep the span (before session 26)."""
+    NAMES_FIRST = "names_first"
+    """The terms the span names by a name first (not by a related, broad or narrow
+    synonym), then by fit."""
+    NAMES_ONLY = "names_only"
+    """As ``names_first``, and a related, broad or narrow synonym is outranked whenever
+    the span names some term by a name."""
+
+
 class ConfidenceModelKind(StrEnum):
     """Which model weighs a seed's evidence into its confidence (``query/confidence.py``)."""
 
@@ -466,6 +480,12 @@ class MentionSettings(_Group):
     where no word is "gene"): "weighed" keeps it, flagged ``cohesive: false`` in the
     evidence, for the confidence order to weigh; "required" drops it (lexical cohesion
     as a rule, the behaviour before session 23)."""
+    sense_forms: SenseForms = SenseForms.NAMES_FIRST
+    """Whether sense choice weighs how the span names each term: "names_first" keeps
+    the terms a span names by a name (a label, an exact synonym, a symbol, an elliptic
+    form...) before those it names by a related, broad or narrow synonym ("eye" names
+    the eye, not the eyeball whose related synonym it is); "names_only" also outranks
+    every such synonym then; "fit": the cosine alone (before session 26)."""
     senses_after_numbers: bool = False
     """Also pick senses for a span right after a number ("5 A"): off, because the window
     cannot tell a unit from a quantity kind sharing its symbol."""
