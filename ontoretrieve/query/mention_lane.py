@@ -109,7 +109,7 @@ def pick_senses(mentions: Sequence[Mention], windows: Sequence[Window],
     """
     if keep <= 0 or not windows:
         return list(mentions)
-    groups: dict[tuple[int, int, str], dict[str, bool]] = {}
+    groups: dict[tuple[int, int, str], dict[str, bool]] = {}  # span -> term -> by a name
     for m in mentions:
         if (after_numbers or not m.after_number) and m.cohesive:
             named = groups.setdefault((m.start, m.end, m.key), {})
