@@ -17,7 +17,8 @@ part of it a token budget affords, in the order a prompt needs it:
    term instead;
 3. requests are granted in priority order while they fit: the stubs of the
    seeds the text names strongly, then of the seeds lanes agree on, then of the
-   seeds with a score alone, then of the candidates the query ranked just below
+   seeds with a score alone (each tier by confidence per token of its stubs:
+   ``per_token_order``), then of the candidates the query ranked just below
    the seed cut; then the seeds' shells tier by tier (``seed_names_first``;
    off, each tier's stubs then its shells); then the other terms the expansion
    reached, those ranked candidates first (in the query's order), then those
@@ -50,13 +51,13 @@ part of it a token budget affords, in the order a prompt needs it:
 from __future__ import annotations
 
 import re
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import pyoxigraph as ox
 
-from ontoretrieve.context.model import serialize_triples, used_prefixes
+from ontoretrieve.context.model import namespace_of, serialize_triples, used_prefixes
 from ontoretrieve.context.names import (
     accepted_language,
     accepted_languages,
@@ -91,7 +92,7 @@ from ontoretrieve.rdf.vocab import (
 )
 from ontoretrieve.settings.groups import ContextSettings, ReachedOrder
 
-__all__ = ["Packed", "cut_definition", "keep_languages", "pack", "split_term"]
+__all__ = ["Packed", "cut_definition", "keep_languages", "pack", "per_token_order", "split_term"]
 
 NOT_A_SEED = 3
 """The tier of a pool term no seed rule chose (the expansion reached it)."""
@@ -134,7 +135,8 @@ class _Term:
 
 def pack(statements: Sequence[Statement], seeds: Sequence[tuple[str, int]], budget: int,
          count_tokens: TokenCounter, settings: ContextSettings, roles: RoleTable,
-         ranked: Sequence[str] = ()) -> Packed:
+         ranked: Sequence[str] = (), confidences: Mapping[str, float] | None = None
+         ) -> Packed:
     """The pool's statements that fit ``budget`` tokens, spent by confidence.
 
     ``seeds`` are (IRI, tier) in rank order: tier 0 named strongly by the text,
@@ -160,12 +162,14 @@ def pack(statements: Sequence[Statement], seeds: Sequence[tuple[str, int]], budg
     linkable = seed_set | set(subjects)
     terms = {s: split_term(s, own[s], blanks, roles, settings, linkable, cut)
              for s in subjects}
+    prefixes = used_prefixes(unique)
+    if settings.seed_order_per_token and confidences:
+        tiers = per_token_order(tiers, terms, confidences, _Costs(prefixes), prefixes)
     requests = _requests(terms, subjects, tiers,
                          ranked if settings.reached_order is ReachedOrder.RANK else (),
                          names_first=settings.reserve_names_first,
                          seed_names_first=settings.seed_names_first,
                          links_with_names=settings.reserve_links_with_names)
-    prefixes = used_prefixes(unique)
     kept, tokens = _grant_and_fit(terms, requests, budget, count_tokens, prefixes,
                                   pull_implied=settings.pull_implied_stubs)
     seed_nodes = [ox.NamedNode(iri) for iri in tiers]
@@ -513,6 +517,41 @@ def _requests(terms: Mapping[ox.NamedNode, _Term], subjects: Sequence[ox.NamedNo
     requests.extend(terms[s].spelled for s in seeds + others)
     requests.extend(terms[s].rest for s in seeds + others)
     return [r for r in requests if r]
+
+
+def per_token_order(tiers: Mapping[str, int], terms: Mapping[ox.NamedNode, _Term],
+                    confidences: Mapping[str, float], costs: _Costs,
+                    prefixes: Mapping[str, str]) -> dict[str, int]:
+    """The seeds (IRI -> tier, in rank order) with each tier ordered by confidence per
+    estimated token of the seed's stub; a seed alone in its namespace also pays the
+    namespace's ``@prefix`` line. Seeds without a confidence keep their place after the
+    tier's others.
+
+    >>> a, b = ox.NamedNode("http://x/a"), ox.NamedNode("http://y/b")
+    >>> label = ox.NamedNode("http://www.w3.org/2000/01/rdf-schema#label")
+    >>> terms = {a: _Term(stub=[(a, label, ox.Literal("a very long label " * 4))]),
+    ...          b: _Term(stub=[(b, label, ox.Literal("b"))])}
+    >>> list(per_token_order({"http://x/a": 0, "http://y/b": 0}, terms,
+    ...                      {"http://x/a": 0.3, "http://y/b": 0.25}, _Costs({}), {}))
+    ['http://y/b', 'http://x/a']
+    """
+    shared = Counter(namespace_of(iri) for iri in tiers)
+    lines = {ns: estimate_tokens(f"@prefix {prefix}: <{ns}> .\n")
+             for prefix, ns in prefixes.items()}
+
+    def value(iri: str) -> float:
+        node = ox.NamedNode(iri)
+        term = terms.get(node)
+        if term is None or iri not in confidences:
+            return -1.0
+        namespace = namespace_of(iri)
+        cost = costs.subject(node) + sum(costs.body(t) for t in term.stub) + (
+            lines.get(namespace, 0) if shared[namespace] == 1 else 0)
+        return confidences[iri] / max(cost, 1)
+
+    items = list(tiers.items())
+    order = sorted(range(len(items)), key=lambda i: (items[i][1], -value(items[i][0]), i))
+    return dict(items[i] for i in order)
 
 
 def _link_tiers(terms: Mapping[ox.NamedNode, _Term], tiers: Mapping[str, int]

@@ -542,8 +542,10 @@ class Retriever:
         if budget is not None:
             usable = {s.iri for s in pool.seeds}  # never a tampered IRI the pool left out
             tiers = [(e.iri, e.evidence_tier) for e in pool.evidence if e.iri in usable]
+            confidences = {e.iri: e.confidence for e in pool.evidence
+                           if e.iri in usable and e.confidence is not None}
             packed = pack(capped, tiers, budget, counter, self.settings.context, self.roles,
-                          ranked=pool.reserve)
+                          ranked=pool.reserve, confidences=confidences)
             capped, truncated = packed.statements, truncated or packed.truncated
             seconds["budget"] = time.perf_counter() - clock
         by_iri = {s.iri: s for s in pool.ordered}

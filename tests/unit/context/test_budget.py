@@ -462,3 +462,28 @@ def test_two_candidates_named_before_either_is_linked_to_the_seed() -> None:
 
     assert set(kept(DEFAULTS)) >= {"http://x.org/ingredient", "http://x.org/course"}
     assert "http://x.org/course" not in kept(ContextSettings(reserve_links_with_names=True))
+
+
+def test_per_token_a_tight_budget_names_two_cheap_likely_seeds_before_one_costly_one() -> None:
+    # One seed of a namespace no other seed uses, with a long label, a little likelier
+    # than each of two short-named seeds of a shared namespace: by confidence alone the
+    # costly one takes the room; by confidence per token the two cheap ones do.
+    costly = ox.NamedNode("http://elsewhere.org/vocab/costly")
+    pool = [(costly, LABEL, ox.Literal("a long and rather wordy name of a term"))] + [
+        (term(n), LABEL, ox.Literal(n)) for n in ("a", "b")]
+    seeds = [(costly.value, 0), (term("a").value, 0), (term("b").value, 0)]
+    likely = {costly.value: 0.5, term("a").value: 0.4, term("b").value: 0.4}
+    room = estimate_tokens(turtle(pool[1:])) + 2
+    assert estimate_tokens(turtle(pool[:2])) > room  # the costly one and a cheap one do not fit
+
+    def kept(per_token: bool) -> set[str]:
+        settings = ContextSettings(seed_order_per_token=per_token)
+        return subjects(pack(pool, seeds, room, estimate_tokens, settings, ROLES,
+                             confidences=likely).statements)
+
+    assert kept(per_token=False) == {costly.value}
+    assert kept(per_token=True) == {term("a").value, term("b").value}
+    # Without confidences (a scoped query) the rank order stands.
+    settings = ContextSettings(seed_order_per_token=True)
+    assert subjects(pack(pool, seeds, room, estimate_tokens, settings, ROLES).statements) == {
+        costly.value}
