@@ -163,9 +163,9 @@ def pack(statements: Sequence[Statement], seeds: Sequence[tuple[str, int]], budg
     terms = {s: split_term(s, own[s], blanks, roles, settings, linkable, cut)
              for s in subjects}
     prefixes = used_prefixes(unique)
-    if settings.seed_order_per_token and confidences:
-        tiers = per_token_order(tiers, terms, confidences, _Costs(prefixes), prefixes)
-    requests = _requests(terms, subjects, tiers,
+    ordered = (per_token_order(tiers, terms, confidences, _Costs(prefixes), prefixes)
+               if settings.seed_order_per_token and confidences else tiers)
+    requests = _requests(terms, subjects, ordered,
                          ranked if settings.reached_order is ReachedOrder.RANK else (),
                          names_first=settings.reserve_names_first,
                          seed_names_first=settings.seed_names_first,
