@@ -57,7 +57,12 @@ from dataclasses import dataclass, field
 
 import pyoxigraph as ox
 
-from ontoretrieve.context.model import namespace_of, serialize_triples, used_prefixes
+from ontoretrieve.context.model import (
+    namespace_of,
+    prefix_line_tokens,
+    serialize_triples,
+    used_prefixes,
+)
 from ontoretrieve.context.names import (
     accepted_language,
     accepted_languages,
@@ -162,15 +167,15 @@ def pack(statements: Sequence[Statement], seeds: Sequence[tuple[str, int]], budg
     linkable = seed_set | set(subjects)
     terms = {s: split_term(s, own[s], blanks, roles, settings, linkable, cut)
              for s in subjects}
-    prefixes = used_prefixes(unique)
-    ordered = (per_token_order(tiers, terms, confidences, _Costs(prefixes), prefixes)
+    costs = _Costs(used_prefixes(unique))  # one estimate per statement, for order and grant
+    ordered = (per_token_order(tiers, terms, confidences, costs)
                if settings.seed_order_per_token and confidences else tiers)
     requests = _requests(terms, subjects, ordered,
                          ranked if settings.reached_order is ReachedOrder.RANK else (),
                          names_first=settings.reserve_names_first,
                          seed_names_first=settings.seed_names_first,
                          links_with_names=settings.reserve_links_with_names)
-    kept, tokens = _grant_and_fit(terms, requests, budget, count_tokens, prefixes,
+    kept, tokens = _grant_and_fit(terms, requests, budget, count_tokens, costs,
                                   pull_implied=settings.pull_implied_stubs)
     seed_nodes = [ox.NamedNode(iri) for iri in tiers]
     if not kept:
@@ -520,8 +525,7 @@ def _requests(terms: Mapping[ox.NamedNode, _Term], subjects: Sequence[ox.NamedNo
 
 
 def per_token_order(tiers: Mapping[str, int], terms: Mapping[ox.NamedNode, _Term],
-                    confidences: Mapping[str, float], costs: _Costs,
-                    prefixes: Mapping[str, str]) -> dict[str, int]:
+                    confidences: Mapping[str, float], costs: _Costs) -> dict[str, int]:
     """The seeds (IRI -> tier, in rank order) with each tier ordered by confidence per
     estimated token of the seed's stub; a seed alone in its namespace also pays the
     namespace's ``@prefix`` line. Seeds without a confidence keep their place after the
@@ -532,12 +536,10 @@ def per_token_order(tiers: Mapping[str, int], terms: Mapping[ox.NamedNode, _Term
     >>> terms = {a: _Term(stub=[(a, label, ox.Literal("a very long label " * 4))]),
     ...          b: _Term(stub=[(b, label, ox.Literal("b"))])}
     >>> list(per_token_order({"http://x/a": 0, "http://y/b": 0}, terms,
-    ...                      {"http://x/a": 0.3, "http://y/b": 0.25}, _Costs({}), {}))
+    ...                      {"http://x/a": 0.3, "http://y/b": 0.25}, _Costs({})))
     ['http://y/b', 'http://x/a']
     """
     shared = Counter(namespace_of(iri) for iri in tiers)
-    lines = {ns: estimate_tokens(f"@prefix {prefix}: <{ns}> .\n")
-             for prefix, ns in prefixes.items()}
 
     def value(iri: str) -> float:
         node = ox.NamedNode(iri)
@@ -545,8 +547,9 @@ def per_token_order(tiers: Mapping[str, int], terms: Mapping[ox.NamedNode, _Term
         if term is None or iri not in confidences:
             return -1.0
         namespace = namespace_of(iri)
-        cost = costs.subject(node) + sum(costs.body(t) for t in term.stub) + (
-            lines.get(namespace, 0) if shared[namespace] == 1 else 0)
+        prefix = costs.by_namespace.get(namespace)
+        line = prefix_line_tokens(prefix, namespace) if prefix and shared[namespace] == 1 else 0
+        cost = costs.subject(node) + sum(costs.body(t) for t in term.stub) + line
         return confidences[iri] / max(cost, 1)
 
     items = list(tiers.items())
@@ -576,12 +579,11 @@ def _links_to_seeds(term: _Term, tiers: Mapping[str, int]) -> list[Statement]:
 
 
 def _grant_and_fit(terms: Mapping[ox.NamedNode, _Term], requests: Sequence[list[Statement]],
-                   budget: int, count_tokens: TokenCounter, prefixes: Mapping[str, str],
+                   budget: int, count_tokens: TokenCounter, costs: _Costs,
                    *, pull_implied: bool = True) -> tuple[list[Statement], int]:
     """Grant by estimated cost, fit by the real count; when the estimate was pessimistic
     (the real count is well under the budget and requests were refused), grant again
     against a budget scaled by how far off it was."""
-    costs = _Costs(prefixes)
     internal = budget
     best: tuple[list[Statement], int] = ([], 0)
     for _ in range(_ROUNDS):

@@ -43,6 +43,7 @@ __all__ = [
     "Snapshot",
     "TermEvidence",
     "namespace_of",
+    "prefix_line_tokens",
     "serialize_triples",
     "turtle_prefixes",
 ]
@@ -266,10 +267,19 @@ def turtle_prefixes(triples: Iterable[ox.Triple | Statement]) -> dict[str, str]:
         if name is None:
             continue
         saved = estimate_tokens(f"<{namespace}>") - estimate_tokens(f"{name}:")
-        if count * saved > estimate_tokens(f"@prefix {name}: <{namespace}> .\n"):
+        if count * saved > prefix_line_tokens(name, namespace):
             taken.add(name)
             paying[name] = namespace
     return paying
+
+
+def prefix_line_tokens(name: str, namespace: str) -> int:
+    """Estimated tokens of the ``@prefix`` line declaring ``name`` for ``namespace``.
+
+    >>> prefix_line_tokens("obo", "http://purl.obolibrary.org/obo/") > 0
+    True
+    """
+    return estimate_tokens(f"@prefix {name}: <{namespace}> .\n")
 
 
 def _count(uses: Counter[str], term: object) -> None:
