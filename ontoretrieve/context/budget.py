@@ -58,7 +58,6 @@ from dataclasses import dataclass, field
 import pyoxigraph as ox
 
 from ontoretrieve.context.model import (
-    namespace_of,
     prefix_line_tokens,
     serialize_triples,
     used_prefixes,
@@ -94,6 +93,7 @@ from ontoretrieve.rdf.vocab import (
     SKOS_BROADER,
     SKOS_CONCEPT,
     SKOS_NARROWER,
+    namespace_of,
 )
 from ontoretrieve.settings.groups import ContextSettings, ReachedOrder
 

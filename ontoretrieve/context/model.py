@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict
 
 from ontoretrieve.context.tokens import estimate_tokens
 from ontoretrieve.errors import OntoRetrieveError
-from ontoretrieve.rdf.vocab import RDF, RDF_TYPE, WELL_KNOWN_PREFIXES, XSD
+from ontoretrieve.rdf.vocab import RDF, RDF_TYPE, WELL_KNOWN_PREFIXES, XSD, namespace_of
 from ontoretrieve.records import CatalogAccessMode, SeedEvidence, SeedFunnel, TermStep
 
 if TYPE_CHECKING:
@@ -42,7 +42,6 @@ __all__ = [
     "OutputFormat",
     "Snapshot",
     "TermEvidence",
-    "namespace_of",
     "prefix_line_tokens",
     "serialize_triples",
     "turtle_prefixes",
@@ -305,17 +304,6 @@ def _written_bare(literal: ox.Literal) -> bool:
         return True
     form = _BARE.get(datatype)
     return form is not None and form.fullmatch(literal.value) is not None
-
-
-def namespace_of(iri: str) -> str:
-    """The IRI up to its last "#" or "/" (empty when the rest would be empty): what a
-    Turtle prefix stands for; the rest is the local name Turtle shows.
-
-    >>> namespace_of("http://qudt.org/vocab/unit/MilliV"), namespace_of("urn:x:y")
-    ('http://qudt.org/vocab/unit/', '')
-    """
-    cut = max(iri.rfind("#"), iri.rfind("/"))
-    return iri[: cut + 1] if 0 < cut < len(iri) - 1 and "://" in iri[:cut] else ""
 
 
 _GENERIC_SEGMENTS = frozenset({"relations", "ontology", "ontologies", "ns", "vocab", "vocabulary",

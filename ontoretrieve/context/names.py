@@ -25,9 +25,8 @@ from collections.abc import Iterable, Sequence
 
 import pyoxigraph as ox
 
-from ontoretrieve.context.model import namespace_of
 from ontoretrieve.rdf.graph_index import Role, RoleTable, Statement, Term, role_of
-from ontoretrieve.rdf.vocab import NAME_PREDICATES
+from ontoretrieve.rdf.vocab import NAME_PREDICATES, namespace_of
 
 __all__ = ["EVERY_LANGUAGE", "accepted_language", "accepted_languages", "best_name",
            "name_rank", "reached_name", "spells_iri"]

@@ -6,7 +6,11 @@ once: how well its term fits the text (``fit``), how surely a span names it
 (the strongest mention's strength, kind of form, exact case, derivation,
 nesting, terms sharing the form), how often and in how many windows, whether
 it names a unit right after a number, how many other seeds come from the
-same ontology (a text about an ontology names several of its terms). A
+same ontology (a text about an ontology names several of its terms), and what
+share of the text's seeds its namespace holds and how many namespaces hold
+more (a text about mouse genetics draws most of its seeds from the OBO
+namespace; a quantity kind or a schema.org class among them is likelier a
+word's other sense than a term the text is about). A
 model over these signals (``seeds.confidence_model``) weighs them together:
 gradient-boosted trees by default (``confidence_trees``), or a logistic
 model whose weights are ``WEIGHTS``; both were fitted on annotated
@@ -37,6 +41,7 @@ from typing import Protocol
 
 from ontoretrieve.errors import ConfidenceModelError
 from ontoretrieve.query.confidence_trees import packaged_trees
+from ontoretrieve.rdf.vocab import namespace_of
 from ontoretrieve.records import SeedEvidence
 from ontoretrieve.settings.groups import ConfidenceModelKind
 
@@ -50,7 +55,7 @@ FEATURES = ("fit", "strength", "tier0", "tier1", "exact_case",
             *(f"kind_{k}" for k in KINDS), "lone_elliptic", "derived", "contained",
             "outranked", "misfit",
             "shared", "spans", "windows", "support", "lanes", "after_number",
-            "symbol_after_number", "words")
+            "symbol_after_number", "words", "namespace_share", "namespace_rank")
 """The signals of a seed's evidence the model reads (``features_of``)."""
 
 WEIGHTS: Mapping[str, float] = {
@@ -81,17 +86,24 @@ WEIGHTS: Mapping[str, float] = {
     "after_number": -0.3623,
     "symbol_after_number": 3.4735,
     "words": 0.1351,
+    "namespace_share": 0.0,
+    "namespace_rank": 0.0,
 }
 """Fitted by ``benchmarks/fit_seed_confidence.py`` on the dev suite's seed-1 sample of
 CRAFT and MeasEval paragraphs (its output, pasted; RESULTS, sessions 22 and 23, refitted
 with the elliptic forms the text gives no cohesion). Raw features, no scaling: ``fit``
-is a cosine, ``strength`` a mention's strength, the rest flags and log counts."""
+is a cosine, ``strength`` a mention's strength, the rest flags and log counts. The
+namespace signals came later (session 27) and weigh nothing here: the logistic order
+stays session 22-24's."""
 
 
-def features_of(evidence: SeedEvidence, support: int) -> dict[str, float]:
+def features_of(evidence: SeedEvidence, support: int, namespace_share: float = 1.0,
+                namespace_rank: int = 0) -> dict[str, float]:
     """The model's signals of one seed: its fit, tier and strongest mention, how many
-    spans and windows name it and how many lanes found it, and ``support``: how many of
-    the text's seeds (itself included) come from its ontology version.
+    spans and windows name it and how many lanes found it, ``support``: how many of
+    the text's seeds (itself included) come from its ontology version, and of its IRI's
+    namespace (``namespace_of``) the share of the text's seeds it holds and
+    ``namespace_rank``, how many namespaces hold more of them (``seed_features``).
 
     >>> e = SeedEvidence(iri="x:mV", score=0.3, origin="retrieved", ontology_iri="o",
     ...                  ontology_version=None, ontology_hash="h", role="resource",
@@ -127,12 +139,15 @@ def features_of(evidence: SeedEvidence, support: int) -> dict[str, float]:
         "after_number": float(after_number),
         "symbol_after_number": float(kind == "symbol" and after_number),
         "words": float(len(str(best.get("text", "")).split())),
+        "namespace_share": namespace_share,
+        "namespace_rank": float(namespace_rank),
     }
     return found
 
 
 def seed_features(seeds: Sequence[SeedEvidence]) -> list[dict[str, float]]:
-    """``features_of`` each of one text's seeds, its support counted among them.
+    """``features_of`` each of one text's seeds, its support and its namespace's share
+    and rank counted among them (namespaces holding as many seeds share a rank).
 
     >>> def seed(iri, ontology):
     ...     return SeedEvidence(iri=iri, score=0.1, origin="retrieved", ontology_iri="o",
@@ -142,9 +157,21 @@ def seed_features(seeds: Sequence[SeedEvidence]) -> list[dict[str, float]]:
     >>> [round(f["support"], 3) for f in seed_features([seed("a", "h"), seed("b", "h"),
     ...                                                 seed("c", "g")])]
     [0.693, 0.693, 0.0]
+    >>> lung, pressure = SeedEvidence(iri="http://purl.obolibrary.org/obo/UBERON_0002048",
+    ...     score=0.1, origin="retrieved", ontology_iri="o", ontology_version=None,
+    ...     ontology_hash="h", role="resource", fused_score=0.1, windows=[0], lanes=[],
+    ...     notes=[]), seed("http://qudt.org/vocab/quantitykind/Pressure", "q")
+    >>> [(round(f["namespace_share"], 3), f["namespace_rank"])
+    ...  for f in seed_features([lung, lung, pressure])]
+    [(0.667, 0.0), (0.667, 0.0), (0.333, 1.0)]
     """
     support = Counter(s.ontology_hash for s in seeds)
-    return [features_of(s, support[s.ontology_hash]) for s in seeds]
+    namespaces = Counter(namespace_of(s.iri) for s in seeds)
+    more_than = {held: sum(other > held for other in namespaces.values())
+                 for held in set(namespaces.values())}
+    return [features_of(s, support[s.ontology_hash],
+                        namespaces[namespace_of(s.iri)] / len(seeds),
+                        more_than[namespaces[namespace_of(s.iri)]]) for s in seeds]
 
 
 def confidence(features: Mapping[str, float], weights: Mapping[str, float] = WEIGHTS

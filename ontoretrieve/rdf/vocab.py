@@ -356,6 +356,17 @@ def derived_ontology_iri(name: str) -> str:
     return f"urn:ontoretrieve:ontology:{quote(name)}"
 
 
+def namespace_of(iri: str) -> str:
+    """The IRI up to its last "#" or "/" (empty when the rest would be empty): what a
+    Turtle prefix stands for; the rest is the local name Turtle shows.
+
+    >>> namespace_of("http://qudt.org/vocab/unit/MilliV"), namespace_of("urn:x:y")
+    ('http://qudt.org/vocab/unit/', '')
+    """
+    cut = max(iri.rfind("#"), iri.rfind("/"))
+    return iri[: cut + 1] if 0 < cut < len(iri) - 1 and "://" in iri[:cut] else ""
+
+
 def expand_curie(value: str) -> str:
     """Expand ``prefix:local`` with a known prefix; return anything else unchanged."""
     prefix, sep, local = value.partition(":")

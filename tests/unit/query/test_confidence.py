@@ -14,6 +14,7 @@ from ontoretrieve.query.confidence import (
     confidence_model,
     features_of,
     in_confidence_order,
+    seed_features,
 )
 from ontoretrieve.records import LaneRank, SeedEvidence
 from ontoretrieve.settings.groups import ConfidenceModelKind, SeedSettings
@@ -98,6 +99,30 @@ def test_more_seeds_of_the_same_ontology_raise_a_seed(model: ConfidenceModel) ->
     alone = features_of(seed("x"), support=1)
     among = features_of(seed("x"), support=8)
     assert confidence(among, model) > confidence(alone, model)
+
+
+def test_a_seed_counts_its_namespace_share_and_the_namespaces_holding_more() -> None:
+    obo = [seed(f"http://purl.obolibrary.org/obo/GO_000{i}") for i in range(3)]
+    unit = seed("http://qudt.org/vocab/unit/MilliM", ontology="q")
+    kind = seed("http://qudt.org/vocab/quantitykind/Length", ontology="q")
+    rows = seed_features([*obo, unit, kind])
+    assert [round(r["namespace_share"], 2) for r in rows] == [0.6, 0.6, 0.6, 0.2, 0.2]
+    # The two QUDT namespaces hold one seed each: both rank after the OBO one, together.
+    assert [r["namespace_rank"] for r in rows] == [0.0, 0.0, 0.0, 1.0, 1.0]
+    assert seed_features([unit])[0]["namespace_share"] == 1.0
+
+
+def test_the_trees_rank_a_seed_of_the_texts_main_namespace_over_a_lone_one() -> None:
+    """A text about mouse genetics draws most seeds from OBO: a schema.org class named
+    as surely is likelier a word's other sense (RESULTS, session 27)."""
+    trees = confidence_model(ConfidenceModelKind.TREES)
+    # Six OBO ontologies (GO, CL, SO...): each seed's own ontology supports it alone.
+    obo = [seed(f"http://purl.obolibrary.org/obo/GO_000{i}", ontology=f"h{i}")
+           for i in range(6)]
+    lone = seed("https://schema.org/Person", ontology="s")
+    rows = seed_features([*obo, lone])
+    main, other = trees.confidences([rows[0], rows[-1]])
+    assert main > other
 
 
 def test_the_setting_is_on_by_default() -> None:
