@@ -157,21 +157,20 @@ def seed_features(seeds: Sequence[SeedEvidence]) -> list[dict[str, float]]:
     >>> [round(f["support"], 3) for f in seed_features([seed("a", "h"), seed("b", "h"),
     ...                                                 seed("c", "g")])]
     [0.693, 0.693, 0.0]
-    >>> lung, pressure = SeedEvidence(iri="http://purl.obolibrary.org/obo/UBERON_0002048",
-    ...     score=0.1, origin="retrieved", ontology_iri="o", ontology_version=None,
-    ...     ontology_hash="h", role="resource", fused_score=0.1, windows=[0], lanes=[],
-    ...     notes=[]), seed("http://qudt.org/vocab/quantitykind/Pressure", "q")
-    >>> [(round(f["namespace_share"], 3), f["namespace_rank"])
-    ...  for f in seed_features([lung, lung, pressure])]
+    >>> obo, kinds = "http://purl.obolibrary.org/obo/", "http://qudt.org/vocab/quantitykind/"
+    >>> rows = seed_features([seed(obo + "UBERON_0002048", "h"), seed(obo + "GO_0007585", "g"),
+    ...                       seed(kinds + "Pressure", "q")])
+    >>> [(round(f["namespace_share"], 3), f["namespace_rank"]) for f in rows]
     [(0.667, 0.0), (0.667, 0.0), (0.333, 1.0)]
     """
     support = Counter(s.ontology_hash for s in seeds)
-    namespaces = Counter(namespace_of(s.iri) for s in seeds)
-    more_than = {held: sum(other > held for other in namespaces.values())
-                 for held in set(namespaces.values())}
-    return [features_of(s, support[s.ontology_hash],
-                        namespaces[namespace_of(s.iri)] / len(seeds),
-                        more_than[namespaces[namespace_of(s.iri)]]) for s in seeds]
+    spaces = [namespace_of(s.iri) for s in seeds]
+    held = Counter(spaces)
+    holding_more = {count: sum(other > count for other in held.values())
+                    for count in set(held.values())}
+    return [features_of(s, support[s.ontology_hash], held[space] / len(seeds),
+                        holding_more[held[space]])
+            for s, space in zip(seeds, spaces, strict=True)]
 
 
 def confidence(features: Mapping[str, float], weights: Mapping[str, float] = WEIGHTS
