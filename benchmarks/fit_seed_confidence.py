@@ -21,7 +21,9 @@ so a fold holds whole articles).
         --data-dir DATA --check RUN2/base.jsonl --model trees --out trees.json
 
 The shipped trees are fitted on every unscoped unit of a whole dev-suite run
-(CRAFT and MeasEval), MeasEval's seeds weighted as ``SOURCE_WEIGHTS`` says.
+(CRAFT and MeasEval), MeasEval's seeds weighted as ``SOURCE_WEIGHTS`` says, each
+corpus's seeds labelled only where its annotators could have said yes
+(``unlabelled``).
 
 Scoped units (Text2KGBench's, which name their ontology) keep the score order
 in the engine and are left out.
