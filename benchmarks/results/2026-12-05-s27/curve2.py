@@ -1,26 +1,47 @@
-"""Learning curve + extra features for the seed-confidence trees: OOF by article."""
-import pickle, sys, random, json, time, math
+"""Learning curve + extra features for the seed-confidence trees: OOF by article.
+
+Paths come from the environment: SEEDS (the pickle dump_all.py writes), SAMPLE_RUN
+(a seed-1 `bench recall` base.jsonl), BENCH (the bench folder, e.g. ../shared/bench),
+OLD_TREES (a trees.json to compare against). Run from the repository root.
+"""
+
+import json
+import math
+import os
+import pickle
+import random
+import sys
+import time
 from collections import Counter
+from pathlib import Path
+
 import numpy as np
-sys.path.insert(0, "/work/main/benchmarks")
-from fit_seed_confidence import article, TOP, TREES
-from ontoretrieve.query.confidence_trees import packaged_trees
-from ontoretrieve.query.confidence import FEATURES, seed_features
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # benchmarks/
+from fit_seed_confidence import TOP, TREES, article
 from sklearn.ensemble import GradientBoostingClassifier
 
-units = pickle.load(open("all_seeds.pkl", "rb"))
-s1 = set(json.loads(l)["id"] for l in open("/work/data/s26/s1_pertoken/base.jsonl"))
+from ontoretrieve.query.confidence import FEATURES, seed_features
+from ontoretrieve.query.confidence_trees import packaged_trees
+
+units = pickle.loads(Path(os.environ["SEEDS"]).read_bytes())
+s1 = set(json.loads(row)["id"] for row in Path(os.environ["SAMPLE_RUN"]).read_text().splitlines())
 folds = 5
 articles = sorted({article(uid) for uid, _ in units})
-rng = random.Random(0); rng.shuffle(articles)
+rng = random.Random(0)
+rng.shuffle(articles)
 fold_of = {a: i % folds for i, a in enumerate(articles)}
 params = dict(TREES)
 opts = {}
 for arg in sys.argv[1:]:
     k, v = arg.split("=")
-    if k in TREES: params[k] = type(TREES[k])(v)
-    else: opts[k] = v
-mw = float(opts.get("mw", 1.0)); extra = opts.get("extra", "").split(",") if opts.get("extra") else []
+    if k in TREES:
+        params[k] = type(TREES[k])(v)
+    else:
+        opts[k] = v
+mw = float(opts.get("mw", 1.0))
+extra = opts.get("extra", "").split(",") if opts.get("extra") else []
+
 
 def extras(seeds):
     qspans = {tuple(m["span"]) for s in seeds for m in s.mentions if m.get("after_number")}
@@ -29,8 +50,10 @@ def extras(seeds):
     cnt = Counter(s.ontology_hash for s in seeds)
     ranks = {h: i for i, (h, _) in enumerate(sorted(cnt.items(), key=lambda kv: -kv[1]))}
     fitsum = Counter()
-    for s in seeds: fitsum[s.ontology_hash] += (s.fit or 0.0)
-    from ontoretrieve.context.budget import namespace_of
+    for s in seeds:
+        fitsum[s.ontology_hash] += s.fit or 0.0
+    from ontoretrieve.rdf.vocab import namespace_of
+
     ns = Counter(namespace_of(s.iri) for s in seeds)
     nsr = {h: i for i, (h, _) in enumerate(sorted(ns.items(), key=lambda kv: -kv[1]))}
     out = []
@@ -48,29 +71,37 @@ def extras(seeds):
         out.append(row)
     return out
 
+
 scope = {}
-for uid, (src, gold, seeds) in units:
+for _uid, (src, gold, seeds) in units:
     for s in seeds:
-        if s.iri in gold: scope.setdefault(src, set()).add(s.ontology_iri)
+        if s.iri in gold:
+            scope.setdefault(src, set()).add(s.ontology_iri)
 print({k: sorted(v) for k, v in scope.items()})
 use_scope = opts.get("scope") == "1"
 cross = opts.get("scope") == "2"
 anyscope = set().union(*scope.values())
 
+
 def design(us, train=False):
     X, Y, W = [], [], []
     for src, gold, seeds in us:
-        for s, f, e in zip(seeds, seed_features(seeds), extras(seeds)):
-            if train and use_scope and s.ontology_iri not in scope[src]: continue
-            if train and cross and s.ontology_iri in anyscope and s.ontology_iri not in scope[src]: continue
-            X.append([f[k] for k in FEATURES] + [e[k] for k in extra]); Y.append(float(s.iri in gold))
+        for s, f, e in zip(seeds, seed_features(seeds), extras(seeds), strict=False):
+            if train and use_scope and s.ontology_iri not in scope[src]:
+                continue
+            if train and cross and s.ontology_iri in anyscope and s.ontology_iri not in scope[src]:
+                continue
+            X.append([f[k] for k in FEATURES] + [e[k] for k in extra])
+            Y.append(float(s.iri in gold))
             W.append(mw if src == "measeval" else 1.0)
     return np.array(X), np.array(Y), np.array(W)
+
 
 def order_gold(us, clf):
     out = Counter()
     for src, gold, seeds in us:
-        if not seeds: continue
+        if not seeds:
+            continue
         if clf is None:
             ordered = list(seeds)
         else:
@@ -85,6 +116,7 @@ def order_gold(us, clf):
         for k in TOP:
             out[src, k] += sum(s.iri in gold for s in ordered[:k])
     return out
+
 
 shipped = packaged_trees()
 tot = {n: Counter() for n in ("engine", "shipped", "oof")}
