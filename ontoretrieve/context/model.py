@@ -206,7 +206,7 @@ def used_prefixes(triples: Iterable[ox.Triple | Statement]) -> dict[str, str]:
     >>> p = ox.NamedNode("http://x.org/voc/ont_7/relations#p")
     >>> t = ox.Triple(ox.NamedNode("http://x.org/voc/ont_7/relations#a"), p, ox.Literal("v"))
     >>> used_prefixes([t])
-    {'ont_7': 'http://x.org/voc/ont_7/relations#'}
+    {'relations': 'http://x.org/voc/ont_7/relations#'}
     """
     shared = Counter(namespace_of(term.value) for term in {
         term for t in triples for term in t if isinstance(term, ox.NamedNode)})
@@ -242,7 +242,7 @@ def turtle_prefixes(triples: Iterable[ox.Triple | Statement]) -> dict[str, str]:
     >>> owl_class = ox.NamedNode("http://www.w3.org/2002/07/owl#Class")
     >>> labelled = [ox.Triple(t, RDFS_LABEL_NODE, ox.Literal("v")) for t in terms]
     >>> sorted(turtle_prefixes(labelled + [ox.Triple(terms[0], RDF_TYPE_NODE, owl_class)]))
-    ['ont_7', 'rdfs']
+    ['rdfs', 'relations']
     """
     uses: Counter[str] = Counter()
     subjects: set[object] = set()
@@ -309,20 +309,52 @@ def _written_bare(literal: ox.Literal) -> bool:
 _GENERIC_SEGMENTS = frozenset({"relations", "ontology", "ontologies", "ns", "vocab", "vocabulary",
                                "schema", "core", "owl", "rdf", "resource", "resources", "terms",
                                "class", "classes", "property", "properties", "def", "id", "www"})
+"""Segments that name no vocabulary in particular: a prefix name only when no telling
+segment makes a short one."""
+
+PREFIX_NAME_TOKENS = 3
+"""Estimated tokens a made-up prefix name may cost with its colon. It is written at
+every use of its namespace, so a long one ("ont_10_comicscharacter:", about 9 tokens)
+takes a tenth of a small budget on its own; a shorter segment of the namespace is
+chosen instead when one is there ("relations:", 3)."""
 
 
 def _prefix_name(namespace: str, taken: set[str]) -> str | None:
-    """A readable, unused Turtle prefix for ``namespace`` (from its last telling segment)."""
+    """A readable, unused Turtle prefix for ``namespace``: its last telling segment when
+    that is short (``PREFIX_NAME_TOKENS``), else the first short one of its segments
+    from the last, else the cheapest.
+
+    >>> _prefix_name("http://purl.org/spar/fabio/", set())
+    'fabio'
+    >>> _prefix_name("https://x.github.io/Text2KGBench/ont_10_comicscharacter/relations#", set())
+    'relations'
+    >>> _prefix_name("http://x.org/voc/ont_7/relations#", {"relations"})
+    'relations2'
+    >>> _prefix_name("http://example.org/2024/", set()) is None  # digits name nothing
+    True
+    """
+    names = _segment_names(namespace)
+    if not names:
+        return None
+    costs = [estimate_tokens(f"{name}:") for name in names]
+    short = [name for name, cost in zip(names, costs, strict=True) if cost <= PREFIX_NAME_TOKENS]
+    name = short[0] if short else names[costs.index(min(costs))]
+    candidate, n = name, 2
+    while candidate in taken:
+        candidate, n = f"{name}{n}", n + 1
+    return candidate
+
+
+def _segment_names(namespace: str) -> list[str]:
+    """The namespace's path segments usable as prefix names, in order of preference:
+    the last telling one, then every one from the last (the host only when there is no
+    path)."""
     segments = [s for s in re.split(r"[/#]", namespace.split("://", 1)[-1]) if s]
-    for segment in reversed(segments[1:] or segments):
-        name = re.sub(r"[^A-Za-z0-9_]", "", segment).lower()
-        if not name or not name[0].isalpha() or name in _GENERIC_SEGMENTS:
-            continue
-        candidate, n = name, 2
-        while candidate in taken:
-            candidate, n = f"{name}{n}", n + 1
-        return candidate
-    return None
+    names = [re.sub(r"[^A-Za-z0-9_]", "", segment).lower()
+             for segment in reversed(segments[1:] or segments)]
+    names = [name for name in names if name and name[0].isalpha()]
+    telling = [name for name in names if name not in _GENERIC_SEGMENTS]
+    return list(dict.fromkeys(telling[:1] + names))
 
 
 def serialize_triples(triples: Sequence[ox.Triple], fmt: OutputFormat) -> str:

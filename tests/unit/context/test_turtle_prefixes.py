@@ -61,3 +61,39 @@ def test_fewer_tokens_and_the_same_graph() -> None:
     assert estimate_tokens(paying) < estimate_tokens(every)
     parsed = set(ox.parse(paying.encode(), ox.RdfFormat.TURTLE))
     assert parsed == {ox.Quad(t.subject, t.predicate, t.object) for t in triples}
+
+
+T2K = "https://cenguix.github.io/Text2KGBench/ont_10_comicscharacter/"
+
+
+def properties(namespace: str, names: list[str]) -> list[ox.Triple]:
+    kind = ox.NamedNode("http://www.w3.org/2002/07/owl#ObjectProperty")
+    return [ox.Triple(ox.NamedNode(namespace + n), RDF_TYPE_NODE, kind) for n in names]
+
+
+def test_a_long_segment_gives_way_to_a_short_one() -> None:
+    triples = properties(T2K + "relations#", ["creator", "starring", "voice"])
+    text = serialize_triples(triples, "turtle")
+    assert f"@prefix relations: <{T2K}relations#>" in text and "relations:voice a" in text
+    assert "ont_10_comicscharacter:" not in text
+    long_named = ox.serialize(triples, format=ox.RdfFormat.TURTLE, prefixes={
+        "ont_10_comicscharacter": T2K + "relations#",
+        "owl": "http://www.w3.org/2002/07/owl#"}).decode()
+    assert estimate_tokens(text) < estimate_tokens(long_named) - 10
+    assert set(ox.parse(text.encode(), ox.RdfFormat.TURTLE)) == {
+        ox.Quad(t.subject, t.predicate, t.object) for t in triples}
+
+
+def test_two_namespaces_with_the_same_short_segment_get_distinct_names() -> None:
+    other = "https://cenguix.github.io/Text2KGBench/ont_12_monument/relations#"
+    triples = (properties(T2K + "relations#", ["creator", "voice"])
+               + properties(other, ["architect", "location"]))
+    prefixes = turtle_prefixes(triples)
+    assert {prefixes["relations"], prefixes["relations2"]} == {T2K + "relations#", other}
+    assert set(ox.parse(serialize_triples(triples, "turtle").encode(), ox.RdfFormat.TURTLE)) == {
+        ox.Quad(t.subject, t.predicate, t.object) for t in triples}
+
+
+def test_a_short_telling_segment_keeps_its_name() -> None:
+    triples = properties("http://purl.org/spar/fabio/", ["Article", "Book", "Chapter"])
+    assert "fabio" in turtle_prefixes(triples)
