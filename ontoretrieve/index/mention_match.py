@@ -50,6 +50,7 @@ from ontoretrieve.index.mention_text import (
     exact_key,
     fold_word,
     greek_roots,
+    hyphen_glued,
     is_stopword_phrase,
     may_derive,
     root_word,
@@ -537,7 +538,7 @@ def _after_number(tokens: Sequence[Token], index: int) -> bool:
     [False, False]
     """
     before = index - 1
-    if before >= 0 and tokens[before].text in ")]":
+    if (before >= 0 and tokens[before].text in ")]") or hyphen_glued(tokens, index):
         before -= 1
     return (before >= 0 and tokens[before].text.isdigit()
             and not _identifier_digits(tokens, before))
