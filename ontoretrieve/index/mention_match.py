@@ -50,7 +50,6 @@ from ontoretrieve.index.mention_text import (
     exact_key,
     fold_word,
     greek_roots,
-    hyphen_glued,
     is_stopword_phrase,
     may_derive,
     root_word,
@@ -538,7 +537,7 @@ def _after_number(tokens: Sequence[Token], index: int) -> bool:
     [False, False]
     """
     before = index - 1
-    if (before >= 0 and tokens[before].text in ")]") or hyphen_glued(tokens, index):
+    if before >= 0 and tokens[before].text in ")]":
         before -= 1
     return (before >= 0 and tokens[before].text.isdigit()
             and not _identifier_digits(tokens, before))

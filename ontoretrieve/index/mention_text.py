@@ -41,7 +41,6 @@ __all__ = [
     "fold_word",
     "folded_keys",
     "greek_roots",
-    "hyphen_glued",
     "is_stopword_phrase",
     "may_derive",
     "root_word",
@@ -248,11 +247,7 @@ def unit_letter(tokens: Sequence[Token], index: int) -> bool:
     >>> [(tokens[i].text, unit_letter(tokens, i)) for i in (2, 5, 8, 12, 15, 24)]
     [('A', False), ('A', True), ('m', True), ('a', False), ('b', False), ('a', False)]
     """
-    if hyphen_glued(tokens, index):  # "3-D", "5-h": as glued to the number
-        letter, number = tokens[index], tokens[index - 2]
-        letter = Token(letter.text, number.end, letter.end)
-    else:
-        letter, number = tokens[index], tokens[index - 1]
+    letter, number = tokens[index], tokens[index - 1]
     if index == 0 or number.end < letter.start or not number.text.isdigit():
         return True  # spaced, or not right after a number: nothing to read from the glue
     if letter.text[:1].isupper():
@@ -265,20 +260,6 @@ def unit_letter(tokens: Sequence[Token], index: int) -> bool:
         return False
     year = len(number.text) == 4 and 1700 <= int(number.text) <= 2099
     return not (year and (word == "al" or before.text[:1].isupper()))
-
-
-def hyphen_glued(tokens: Sequence[Token], index: int) -> bool:
-    """The token at ``index`` follows a hyphen glued between it and a number ("51-bp").
-
-    >>> tokens = tokenize("a 51-bp site, IL-2 and 3 - D")
-    >>> [hyphen_glued(tokens, i) for i in (3, 8, 12)]
-    [True, False, False]
-    """
-    if index < 2:
-        return False
-    hyphen, number, token = tokens[index - 1], tokens[index - 2], tokens[index]
-    return (hyphen.text == "-" and number.text.isdigit()
-            and number.end == hyphen.start and hyphen.end == token.start)
 
 
 def _reference_head(tokens: Sequence[Token], index: int) -> Token | None:

@@ -152,19 +152,6 @@ def test_a_capital_glued_to_a_number_is_no_unit() -> None:
     assert names(d.find("a 5 A current over 10m")) == ["A", "M"]  # SI spacing; glued lower case
 
 
-def test_a_hyphenated_quantity_is_after_its_number() -> None:
-    # "a 51-bp deletion", "a 5-h wash": the unit of a quantity written as a compound
-    d = dictionary(("BP", (("base pair", "label"), ("bp", "symbol"))),
-                   ("HR", (("hour", "label"), ("h", "symbol"))),
-                   ("D", (("debye", "label"), ("D", "symbol"))))
-    found = d.find("a 51-bp deletion after a 5-h wash")
-    assert names(found) == ["BP", "HR"] and all(m.after_number for m in found)
-    # a capital after the hyphen is a dimension or a panel, as when glued ("3-D", "Fig. 2-D")
-    assert names(d.find("a 3-D scan in Fig. 2-D")) == []
-    # digits glued to letters before the hyphen are a name's, not a quantity's ("Stat5-bp")
-    assert [m.after_number for m in d.find("the Stat5-bp site")] == [False]
-
-
 def test_a_panel_or_a_year_suffix_glued_to_a_number_is_no_unit() -> None:
     d = dictionary(("BARN", (("barn", "label"), ("b", "symbol"))),
                    ("M", (("metre", "label"), ("m", "symbol"))))
