@@ -715,9 +715,9 @@ class _Costs:
     def _short(self, term: object) -> str:
         if isinstance(term, ox.NamedNode):
             iri = term.value
-            cut = max(iri.rfind("#"), iri.rfind("/")) + 1
-            prefix = self.by_namespace.get(iri[:cut])
-            return f"{prefix}:{iri[cut:]}" if prefix is not None else f"<{iri}>"
+            namespace = namespace_of(iri)
+            prefix = self.by_namespace.get(namespace)
+            return f"{prefix}:{iri[len(namespace):]}" if prefix is not None else f"<{iri}>"
         if isinstance(term, ox.Literal):
             tag = f"@{term.language}" if term.language else ""
             return f'"{term.value}"{tag}'

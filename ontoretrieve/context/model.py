@@ -18,6 +18,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from enum import StrEnum
+from functools import lru_cache
 from typing import TYPE_CHECKING, Literal
 
 import pyoxigraph as ox
@@ -333,16 +334,25 @@ def _prefix_name(namespace: str, taken: set[str]) -> str | None:
     >>> _prefix_name("http://example.org/2024/", set()) is None  # digits name nothing
     True
     """
+    name = _preferred_name(namespace)
+    if name is None:
+        return None
+    candidate, n = name, 2
+    while candidate in taken:
+        candidate, n = f"{name}{n}", n + 1
+    return candidate
+
+
+@lru_cache(maxsize=4096)
+def _preferred_name(namespace: str) -> str | None:
+    """``_prefix_name`` before it is made unique: a function of the namespace alone, worked
+    out once (the budget asks for a context's prefixes at every fit)."""
     names = _segment_names(namespace)
     if not names:
         return None
     costs = [estimate_tokens(f"{name}:") for name in names]
     short = [name for name, cost in zip(names, costs, strict=True) if cost <= PREFIX_NAME_TOKENS]
-    name = short[0] if short else names[costs.index(min(costs))]
-    candidate, n = name, 2
-    while candidate in taken:
-        candidate, n = f"{name}{n}", n + 1
-    return candidate
+    return short[0] if short else names[costs.index(min(costs))]
 
 
 def _segment_names(namespace: str) -> list[str]:
