@@ -78,7 +78,7 @@ __all__ = [
     "with_sharing",
 ]
 
-MATCH_SCHEME = "mm-7"
+MATCH_SCHEME = "mm-8"
 """Version of the keys made here: part of the names of each version's kept keys and of
 the kept dictionary, so a change rebuilds both from the stored forms (never the forms)."""
 
@@ -299,7 +299,7 @@ def term_keys(terms: Sequence[TermForms]) -> list[KeyedForm]:
             root = _root_of(keyed) if kind != FormKind.LOCAL_NAME.value else None
             if root is not None:
                 found.append(("root", root, term.iri, form, kind))
-        found += _acronym_heads(term)
+        found += _acronym_heads(term) + _abbreviated_genus(term)
     return found
 
 
@@ -327,6 +327,35 @@ def _acronym_heads(term: TermForms) -> list[KeyedForm]:
                 found += [("exact", f" {acronym[:-1]} {variant} ", term.iri, short, kind)
                           for variant in (head, head + "s")]
                 break
+    return found
+
+
+_GENUS = re.compile(r"[A-Z][a-z]{2,}")
+_EPITHET = re.compile(r"[a-z]{3,}")
+
+
+def _abbreviated_genus(term: TermForms) -> list[KeyedForm]:
+    """A binomial name with its genus cut to the initial, as biology writes it after
+    (and often without) the first use: "Caenorhabditis elegans" is also "C. elegans"
+    (exact keys, so the period and the capital must be there; "C.elegans" tokenizes
+    the same).
+
+    >>> t = TermForms("x:ce", (("Caenorhabditis elegans", "label"), ("nematode", "exact")))
+    >>> [(k[1], k[3]) for k in _abbreviated_genus(t)]
+    [(' C . elegans ', 'C. elegans')]
+    >>> _abbreviated_genus(TermForms("x:c", (("Golgi", "label"), ("cell wall", "label"))))
+    []
+    """
+    found: list[KeyedForm] = []
+    for form, kind in term.forms:
+        if kind not in _NAMING_KINDS:
+            continue
+        tokens = tokenize(form)
+        if (len(tokens) == 2 and _GENUS.fullmatch(tokens[0].text)
+                and _EPITHET.fullmatch(tokens[1].text)):
+            genus, epithet = tokens[0].text, tokens[1].text
+            found.append(("exact", f" {genus[0]} . {epithet} ", term.iri,
+                          f"{genus[0]}. {epithet}", kind))
     return found
 
 

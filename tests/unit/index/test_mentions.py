@@ -307,6 +307,14 @@ def test_an_acronym_with_its_head_written_out_names_the_term() -> None:
     assert names(d.find("N killer")) == []  # acronyms of three letters or more
 
 
+def test_a_binomial_with_its_genus_cut_to_the_initial_names_the_species() -> None:
+    d = dictionary(("ce", (("Caenorhabditis elegans", "label"),)),
+                   ("dm", (("fruit fly", "label"), ("Drosophila melanogaster", "exact"))))
+    text = "In C. elegans and D.melanogaster; c. elegans; C elegans; elegans"
+    assert [(text[m.start:m.end], m.iri, m.kind) for m in d.find(text)] == [
+        ("C. elegans", "http://x/ce", "label"), ("D.melanogaster", "http://x/dm", "exact")]
+
+
 GENE_NAMES = (("expr", (("gene expression", "label"),)),
               ("reg", (("regulation of gene expression", "label"),)),
               ("pos", (("positive regulation of gene expression", "label"),)),
