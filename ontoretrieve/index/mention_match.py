@@ -42,11 +42,13 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from ontoretrieve.index.atomize import split_local_name
 from ontoretrieve.index.key_table import KeyTable
 from ontoretrieve.index.mention_forms import FormKind, TermForms
 from ontoretrieve.index.mention_text import (
     STOPWORDS,
     Token,
+    agent_verb_forms,
     exact_key,
     fold_word,
     greek_roots,
@@ -58,8 +60,10 @@ from ontoretrieve.index.mention_text import (
 )
 
 __all__ = [
+    "DERIVED_TABLES",
     "KIND_WEIGHTS",
     "MATCH_SCHEME",
+    "TABLES",
     "TABLE_FORMAT",
     "UNIT_MARK",
     "Entry",
@@ -78,13 +82,20 @@ __all__ = [
     "with_sharing",
 ]
 
-MATCH_SCHEME = "mm-8"
+MATCH_SCHEME = "mm-9"
 """Version of the keys made here: part of the names of each version's kept keys and of
 the kept dictionary, so a change rebuilds both from the stored forms (never the forms)."""
 
-TABLE_FORMAT = "kt-2"
+TABLE_FORMAT = "kt-3"
 """Version of what a kept dictionary holds (its tables): part of its name only, so a
 change rebuilds the dictionary from the kept keys."""
+
+TABLES = ("folded", "exact", "root", "verb")
+"""The key tables of a dictionary (``KeyedForm``'s first field, but for ``UNIT_MARK``)."""
+
+DERIVED_TABLES = frozenset({"root", "verb"})
+"""Tables whose keys are derived from a form (a root, a verb), not the form itself:
+their matches count as ``derived`` and a build does not count them as forms."""
 
 KIND_WEIGHTS = {
     FormKind.LABEL.value: 1.0, FormKind.EXACT.value: 0.9, FormKind.SYMBOL.value: 0.9,
@@ -299,7 +310,7 @@ def term_keys(terms: Sequence[TermForms]) -> list[KeyedForm]:
             root = _root_of(keyed) if kind != FormKind.LOCAL_NAME.value else None
             if root is not None:
                 found.append(("root", root, term.iri, form, kind))
-        found += _acronym_heads(term) + _abbreviated_genus(term)
+        found += _acronym_heads(term) + _abbreviated_genus(term) + _agent_verbs(term)
     return found
 
 
@@ -357,6 +368,28 @@ def _abbreviated_genus(term: TermForms) -> list[KeyedForm]:
             found.append(("exact", f" {genus[0]} . {epithet} ", term.iri,
                           f"{genus[0]}. {epithet}", kind))
     return found
+
+
+def _agent_verbs(term: TermForms) -> list[KeyedForm]:
+    """A relation named by an agent noun is named by its verb too ("led" and "leads" for
+    *leader*, "written" for *writer*): keys of the ``verb`` table, matched by lower-cased
+    word and counted as derived. Only for a term whose IRI ends in one lower-case word,
+    the naming convention of properties (a class *Leader*, or a *promoter* whose IRI is
+    an opaque id, is not said with a verb); the form's kind is that of the name that
+    spells the word.
+
+    >>> t = TermForms("http://x/leader", (("leader", "label"),))
+    >>> [(k[0], k[1], k[4]) for k in _agent_verbs(t)]
+    [('verb', ' leads ', 'label'), ('verb', ' led ', 'label')]
+    >>> _agent_verbs(TermForms("http://x/Leader", (("leader", "label"),)))
+    []
+    """
+    word = split_local_name(term.iri)
+    verbs = agent_verb_forms(word)
+    if not verbs:
+        return []
+    kind = next((k for f, k in term.forms if f.casefold() == word), FormKind.LOCAL_NAME.value)
+    return [("verb", f" {verb} ", term.iri, word, kind) for verb in verbs]
 
 
 ELLIPTIC_MIN_NAMES = 3
@@ -426,10 +459,12 @@ class MentionDictionary:
 
     def __init__(self, folded: KeyTable[KeyEntries], exact: KeyTable[KeyEntries],
                  forms: int, root: KeyTable[KeyEntries] | None = None,
-                 units: frozenset[tuple[str, str]] = frozenset()) -> None:
+                 units: frozenset[tuple[str, str]] = frozenset(),
+                 verb: KeyTable[KeyEntries] | None = None) -> None:
         self._folded = folded
         self._exact = exact
         self._root = root if root is not None else KeyTable()
+        self._verb = verb if verb is not None else KeyTable()
         self.forms = forms
         self.units = units
         """(term IRI, ontology hash) of the terms that are units of measure."""
@@ -452,21 +487,21 @@ class MentionDictionary:
                 if which == UNIT_MARK:
                     units.add((iri, content_hash))
                     continue
-                count += which != "root" and kind != _ELLIPTIC
+                count += which not in DERIVED_TABLES and kind != _ELLIPTIC
                 # One entry per term and version: its strongest form under this key.
                 per_key = entries.get((which, key))
                 if per_key is None:
                     per_key = entries[which, key] = {}
                 if (iri, content_hash) not in per_key:
                     per_key[iri, content_hash] = (iri, content_hash, form, kind)
-        tables: dict[str, KeyTable[KeyEntries]] = {
-            "folded": KeyTable(), "exact": KeyTable(), "root": KeyTable()}
+        tables: dict[str, KeyTable[KeyEntries]] = {which: KeyTable() for which in TABLES}
         for (which, key), per_key in entries.items():
             tables[which].add(key, (key, with_sharing(tuple(per_key.values()))))
-        return cls(tables["folded"], tables["exact"], count, tables["root"], frozenset(units))
+        return cls(tables["folded"], tables["exact"], count, tables["root"], frozenset(units),
+                   tables["verb"])
 
     def matches(self, which: str, string: str) -> Iterable[Match]:
-        """The keys of table ``which`` (folded, exact, root) in ``string`` with their
+        """The keys of table ``which`` (``TABLES``) in ``string`` with their
         entries: by end, longer keys first at one end (``KeyTable.find``'s order)."""
         table = self._table(which)
         return table.find(string) if len(table) else ()
@@ -476,7 +511,7 @@ class MentionDictionary:
         return self._table(which).get(key, (key, ()))[1]
 
     def _table(self, which: str) -> KeyTable[KeyEntries]:
-        table: KeyTable[KeyEntries] = getattr(self, f"_{which}")  # _folded, _exact, _root
+        table: KeyTable[KeyEntries] = getattr(self, f"_{which}")  # _folded, _exact, ...
         return table
 
     def find(self, text: str) -> list[Mention]:
@@ -500,6 +535,10 @@ class MentionDictionary:
                   for m in self._scan(which, greek, tokens, text, folded=True, derived=True)
                   if m.form.casefold().endswith(GREEK_NOUN_ENDINGS)
                   and (m.iri, m.start, m.end) not in named]
+        named = {(m.iri, m.start, m.end) for m in found}
+        found += [m for m in self._scan("verb", _verb_stream(tokens), tokens, text,
+                                        folded=True, derived=True)
+                  if (m.iri, m.start, m.end) not in named]
         return _flag_contained(_cohesion(found, tokens))
 
     def _scan(self, which: str, stream: Stream, tokens: Sequence[Token],
@@ -630,6 +669,11 @@ def _root_stream(tokens: Sequence[Token]) -> Stream:
     adjective or a plural (``may_derive``)."""
     return _stream(tokens, lambda _, t: [root_word(fold_word(t.text))]
                    if t.is_word and may_derive(t.text) else [])
+
+
+def _verb_stream(tokens: Sequence[Token]) -> Stream:
+    """Each word lower-cased, for the verbs of agent nouns ("Led by": "led")."""
+    return _stream(tokens, lambda _, t: [t.text.casefold()] if t.is_word else [])
 
 
 GREEK_NOUN_ENDINGS = ("sis", "ses", "se", "sia")

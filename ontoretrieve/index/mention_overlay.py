@@ -34,6 +34,8 @@ from collections.abc import Iterable, Sequence
 from ontoretrieve.index.key_table import KeyTable
 from ontoretrieve.index.mention_forms import FormKind
 from ontoretrieve.index.mention_match import (
+    DERIVED_TABLES,
+    TABLES,
     UNIT_MARK,
     Entry,
     KeyedForm,
@@ -50,7 +52,7 @@ MAX_CHANGES = 8
 """Changes stacked over one built dictionary; the next one builds the dictionary anew
 (each level filters every match of the levels under it)."""
 
-_KINDS = ("folded", "exact", "root")
+_KINDS = TABLES
 
 
 def version_entries(keyed: Iterable[KeyedForm]
@@ -133,4 +135,4 @@ def _counted(keyed: Iterable[KeyedForm]) -> int:
     """The forms a build counts (``MentionDictionary.forms``)."""
     elliptic = FormKind.ELLIPTIC.value
     return sum(1 for which, _, _, _, kind in keyed
-               if which not in ("root", UNIT_MARK) and kind != elliptic)
+               if which not in DERIVED_TABLES | {UNIT_MARK} and kind != elliptic)

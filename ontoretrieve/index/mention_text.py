@@ -37,6 +37,7 @@ import Stemmer
 __all__ = [
     "STOPWORDS",
     "Token",
+    "agent_verb_forms",
     "exact_key",
     "fold_word",
     "folded_keys",
@@ -172,6 +173,40 @@ def greek_roots(word: str) -> list[str]:
     root = root_word(fold_word(word))
     greek = [root[:-1] + "s"] if root.endswith("t") else []
     return [*greek, root + "os", root + "es"]
+
+
+AGENT_ENDINGS = ("er", "or")
+"""Endings of English agent nouns (leader, builder, creator, editor)."""
+
+_VERB_FORMS = ("VBD", "VBN", "VBZ")
+"""Past, participle and third person: "led", "built", "written", "leads". Not the
+base form nor the gerund, which are nouns as often ("lead", "found", "building")."""
+
+
+@lru_cache(maxsize=4096)
+def agent_verb_forms(noun: str) -> tuple[str, ...]:
+    """The past, participle and third-person forms of the verb an agent noun is made
+    from; none when no English verb is its base (LemmInflect's lexicon).
+
+    A relation named by an agent noun is said with its verb: *leader* by "is led
+    by" or "leads", *writer* by "written by" or "wrote", *creator* by "created".
+
+    >>> agent_verb_forms("leader"), agent_verb_forms("writer")
+    (('leads', 'led'), ('writes', 'written', 'wrote'))
+    >>> agent_verb_forms("creator"), agent_verb_forms("member"), agent_verb_forms("cell")
+    (('created', 'creates'), (), ())
+    """
+    if len(noun) < 5 or not (noun.isalpha() and noun.islower()) \
+            or not noun.endswith(AGENT_ENDINGS):
+        return ()
+    from lemminflect import getAllInflections  # its lexicon loads on first use (0.2 s)
+
+    stem = noun[:-2]
+    forms: set[str] = set()
+    for base in dict.fromkeys((stem, stem + "e", noun[:-1])):  # lead-er, creat-or, write-r
+        inflections = getAllInflections(base, upos="VERB")
+        forms.update(form for tag in _VERB_FORMS for form in inflections.get(tag, ()))
+    return tuple(sorted(forms))
 
 
 _DERIVED_ENDINGS = ("al", "ar", "ic", "ian", "ine", "ary", "ory", "ous", "i", "ae", "ia")

@@ -315,6 +315,17 @@ def test_a_binomial_with_its_genus_cut_to_the_initial_names_the_species() -> Non
         ("C. elegans", "http://x/ce", "label"), ("D.melanogaster", "http://x/dm", "exact")]
 
 
+def test_a_relation_named_by_an_agent_noun_is_named_by_its_verb() -> None:
+    d = dictionary(("leader", (("leader", "label"),)), ("writer", (("writer", "label"),)),
+                   ("Leader", (("leader", "label"),)),  # a class: no verb
+                   ("SO_0000001", (("builder", "label"),)))  # an opaque id: no verb
+    text = "Led by Ann, it leads; written, wrote; a lead writer; built"
+    found = [(text[m.start:m.end], m.iri.rsplit("/", 1)[1], m.derived) for m in d.find(text)]
+    assert found == [("Led", "leader", True), ("leads", "leader", True),
+                     ("written", "writer", True), ("wrote", "writer", True),
+                     ("writer", "writer", False)]
+
+
 GENE_NAMES = (("expr", (("gene expression", "label"),)),
               ("reg", (("regulation of gene expression", "label"),)),
               ("pos", (("positive regulation of gene expression", "label"),)),
