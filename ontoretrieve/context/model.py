@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict
 
 from ontoretrieve.context.tokens import estimate_tokens
 from ontoretrieve.errors import OntoRetrieveError
-from ontoretrieve.rdf.vocab import RDF, RDF_TYPE, WELL_KNOWN_PREFIXES, XSD, namespace_of
+from ontoretrieve.rdf.vocab import OBO, RDF, RDF_TYPE, WELL_KNOWN_PREFIXES, XSD, namespace_of
 from ontoretrieve.records import CatalogAccessMode, SeedEvidence, SeedFunnel, TermStep
 
 if TYPE_CHECKING:
@@ -237,6 +237,10 @@ def turtle_prefixes(triples: Iterable[ox.Triple | Statement]) -> dict[str, str]:
     ``rdf:type`` as a predicate is no use of ``rdf:`` (Turtle writes "a"); literal
     datatypes are (``xsd:double``), save those Turtle writes bare or not at all.
 
+    An OBO ID space used often enough gets its own prefix, the CURIE every
+    reader of OBO ontologies knows: ``GO:0010467`` for ``obo:GO_0010467``, two
+    tokens fewer at each use (``obo_id_spaces``).
+
     >>> import pyoxigraph as ox
     >>> from ontoretrieve.rdf.vocab import RDF_TYPE_NODE, RDFS_LABEL_NODE
     >>> terms = [ox.NamedNode(f"http://x.org/voc/ont_7/relations#t{i}") for i in range(3)]
@@ -259,9 +263,9 @@ def turtle_prefixes(triples: Iterable[ox.Triple | Statement]) -> dict[str, str]:
                 _count(uses, p)
         _count(uses, o)
     taken = set(WELL_KNOWN_PREFIXES)
-    paying: dict[str, str] = {}
+    paying = obo_id_spaces(uses, taken)
     for namespace, count in sorted(uses.items()):
-        if not namespace or count < 2:
+        if not namespace or count < 2 or _is_id_space(namespace):
             continue
         name = _KNOWN_NAMES.get(namespace) or _prefix_name(namespace, taken)
         if name is None:
@@ -271,6 +275,43 @@ def turtle_prefixes(triples: Iterable[ox.Triple | Statement]) -> dict[str, str]:
             taken.add(name)
             paying[name] = namespace
     return paying
+
+
+_OBO_ID = re.compile(r"([A-Za-z][A-Za-z0-9]*)_[0-9]+")
+"""An OBO term's local name: its ID space, an underscore and digits (``GO_0010467``)."""
+
+
+def obo_id_spaces(uses: Counter[str], taken: set[str]) -> dict[str, str]:
+    """The OBO ID spaces among ``uses`` (namespace -> uses, as ``turtle_prefixes`` counts
+    them) whose own prefix pays for its line against ``obo:``: ``GO:0010467`` costs two
+    estimated tokens fewer than ``obo:GO_0010467`` (cl100k and o200k agree), so 13 uses
+    pay for the line's 25 estimated tokens (10 for its 19 to 20 real ones). Their uses
+    leave ``uses``' count of ``obo:`` (which then may not pay any more), and their names
+    join ``taken``; a name already taken keeps ``obo:``.
+
+    >>> uses = Counter({"http://purl.obolibrary.org/obo/GO_": 13,
+    ...                 "http://purl.obolibrary.org/obo/SO_": 3,
+    ...                 "http://purl.obolibrary.org/obo/": 16})
+    >>> obo_id_spaces(uses, set()), uses["http://purl.obolibrary.org/obo/"]
+    ({'GO': 'http://purl.obolibrary.org/obo/GO_'}, 3)
+    """
+    paying: dict[str, str] = {}
+    for namespace, count in sorted(uses.items()):
+        if not _is_id_space(namespace):
+            continue
+        name = namespace[len(OBO):-1]
+        if name in taken:
+            continue
+        saved = (estimate_tokens(f"obo:{name}_0000001") - estimate_tokens(f"{name}:0000001"))
+        if count * saved > prefix_line_tokens(name, namespace):
+            taken.add(name)
+            paying[name] = namespace
+            uses[OBO] -= count
+    return paying
+
+
+def _is_id_space(namespace: str) -> bool:
+    return namespace.startswith(OBO) and namespace != OBO
 
 
 def prefix_line_tokens(name: str, namespace: str) -> int:
@@ -283,8 +324,14 @@ def prefix_line_tokens(name: str, namespace: str) -> int:
 
 
 def _count(uses: Counter[str], term: object) -> None:
+    """One use of the term's namespace (and of its OBO ID space: ``obo_id_spaces``)."""
     if isinstance(term, ox.NamedNode):
-        uses[namespace_of(term.value)] += 1
+        namespace = namespace_of(term.value)
+        uses[namespace] += 1
+        if namespace == OBO:
+            local = _OBO_ID.fullmatch(term.value, len(OBO))
+            if local:
+                uses[f"{OBO}{local.group(1)}_"] += 1
     elif isinstance(term, ox.Literal) and not _written_bare(term):
         uses[namespace_of(term.datatype.value)] += 1
 

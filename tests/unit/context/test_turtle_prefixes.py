@@ -97,3 +97,22 @@ def test_two_namespaces_with_the_same_short_segment_get_distinct_names() -> None
 def test_a_short_telling_segment_keeps_its_name() -> None:
     triples = properties("http://purl.org/spar/fabio/", ["Article", "Book", "Chapter"])
     assert "fabio" in turtle_prefixes(triples)
+
+
+def test_an_obo_id_space_used_often_gets_its_curie_prefix() -> None:
+    go = [t for i in range(14) for t in stub(f"GO_{i:07d}", f"process {i}")]  # 14 uses
+    so = stub("SO_0000704", "gene") + stub("SO_0000147", "exon")  # 2 uses: keeps obo:
+    parent = ox.NamedNode("http://www.w3.org/2000/01/rdf-schema#subClassOf")
+    part = [ox.Triple(ox.NamedNode(OBO + "GO_0000001"), parent,
+                      ox.NamedNode(OBO + "GO_0008150"))]
+    triples = go + so + part
+    text = serialize_triples(triples, "turtle")
+    assert "@prefix GO: <http://purl.obolibrary.org/obo/GO_> ." in text
+    assert "GO:0000001 a owl:Class" in text and "rdfs:subClassOf GO:0008150" in text
+    assert "obo:SO_0000704" in text and "@prefix SO:" not in text
+    parsed = [q.triple for q in ox.parse(text.encode(), format=ox.RdfFormat.TURTLE)]
+    assert sorted(map(str, parsed)) == sorted(map(str, triples))
+    without = ox.serialize(triples, format=ox.RdfFormat.TURTLE, prefixes={
+        "obo": OBO, "owl": "http://www.w3.org/2002/07/owl#",
+        "rdfs": "http://www.w3.org/2000/01/rdf-schema#"}).decode()
+    assert estimate_tokens(text) < estimate_tokens(without)
