@@ -302,12 +302,20 @@ def obo_id_spaces(uses: Counter[str], taken: set[str]) -> dict[str, str]:
         name = namespace[len(OBO):-1]
         if name in taken:
             continue
-        saved = (estimate_tokens(f"obo:{name}_0000001") - estimate_tokens(f"{name}:0000001"))
-        if count * saved > prefix_line_tokens(name, namespace):
+        saved, line = _id_space_costs(name)
+        if count * saved > line:
             taken.add(name)
             paying[name] = namespace
             uses[OBO] -= count
     return paying
+
+
+@lru_cache(maxsize=1024)
+def _id_space_costs(name: str) -> tuple[int, int]:
+    """Estimated tokens an ID space's own prefix saves at each use, and its ``@prefix``
+    line's: worked out once per name (every fit of a budget writes the Turtle again)."""
+    saved = estimate_tokens(f"obo:{name}_0000001") - estimate_tokens(f"{name}:0000001")
+    return saved, prefix_line_tokens(name, f"{OBO}{name}_")
 
 
 def _is_id_space(namespace: str) -> bool:

@@ -531,11 +531,12 @@ class MentionDictionary:
         # and the stems of names whose stem is their root ("synapse"), of Greek nouns
         # only ("magnetic" is no adjective of magnesium, whose root is "magnes" too).
         greek = _greek_stream(tokens)
-        found += [m for which in ("root", "folded")
-                  for m in self._scan(which, greek, tokens, text, folded=True, derived=True)
-                  if m.form.casefold().endswith(GREEK_NOUN_ENDINGS)
-                  and (m.iri, m.start, m.end) not in named]
-        named = {(m.iri, m.start, m.end) for m in found}
+        adjectives = [m for which in ("root", "folded")
+                      for m in self._scan(which, greek, tokens, text, folded=True, derived=True)
+                      if m.form.casefold().endswith(GREEK_NOUN_ENDINGS)
+                      and (m.iri, m.start, m.end) not in named]
+        found += adjectives
+        named.update((m.iri, m.start, m.end) for m in adjectives)
         found += [m for m in self._scan("verb", _verb_stream(tokens), tokens, text,
                                         folded=True, derived=True)
                   if (m.iri, m.start, m.end) not in named]
