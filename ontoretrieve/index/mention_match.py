@@ -53,6 +53,7 @@ from ontoretrieve.index.mention_text import (
     fold_word,
     greek_roots,
     is_stopword_phrase,
+    latin_nouns,
     may_derive,
     root_word,
     tokenize,
@@ -537,6 +538,14 @@ class MentionDictionary:
                       and (m.iri, m.start, m.end) not in named]
         found += adjectives
         named.update((m.iri, m.start, m.end) for m in adjectives)
+        # A Latin adjective's nouns ("cortical": "cortex") meet names that are that noun
+        # whole, so a candidate no term is named by ("cortix") names nothing.
+        latin = [m for m in self._scan("folded", _latin_stream(tokens), tokens, text,
+                                       folded=True, derived=True)
+                 if m.form.casefold() in latin_nouns(m.text)
+                 and (m.iri, m.start, m.end) not in named]
+        found += latin
+        named.update((m.iri, m.start, m.end) for m in latin)
         found += [m for m in self._scan("verb", _verb_stream(tokens), tokens, text,
                                         folded=True, derived=True)
                   if (m.iri, m.start, m.end) not in named]
@@ -684,6 +693,12 @@ GREEK_NOUN_ENDINGS = ("sis", "ses", "se", "sia")
 def _greek_stream(tokens: Sequence[Token]) -> Stream:
     """The Greek noun roots an adjective in -ic may stand for (``greek_roots``)."""
     return _stream(tokens, lambda _, t: greek_roots(t.text) if t.is_word else [])
+
+
+def _latin_stream(tokens: Sequence[Token]) -> Stream:
+    """The stems of the nouns a Latin adjective may stand for (``latin_nouns``)."""
+    return _stream(tokens, lambda _, t: list(dict.fromkeys(
+        fold_word(n) for n in latin_nouns(t.text))) if t.is_word else [])
 
 
 def _exact_stream(tokens: Sequence[Token]) -> Stream:

@@ -175,6 +175,49 @@ def greek_roots(word: str) -> list[str]:
     return [*greek, root + "os", root + "es"]
 
 
+_LATIN_ALTERNATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("ical", ("ex", "ix")),  # cortex, cortical; cervix, cervical; apex, apical
+    ("atic", ("as", "a")),  # pancreas, pancreatic; soma, somatic
+    ("inal", ("en",)),  # abdomen, abdominal; lumen, luminal; semen, seminal
+    ("ngeal", ("nx",)),  # pharynx, pharyngeal; larynx; phalanx, phalangeal
+    ("geal", ("gus",)),  # esophagus, esophageal
+    ("ular", ("le",)),  # vesicle, vesicular; ventricle, ventricular; follicle
+)
+"""Relational adjectives whose noun's stem alternates (Latin and Greek stems), longest
+ending first (an adjective takes its longest ending's nouns only): the adjective's ending
+and the noun endings it may stand for. Only stem alternations: an ending merely swapped on
+a short stem (-al for -us, -um or -a; -ic or -ine for -us) reads common words as nouns
+("spinal" as *Spinus*, "equal" as *Equus*, "static" as *status*, "thymine" as *thymus*:
+in the dev suite 41 gold among 485 new matches, against 95 among 229 for these)."""
+
+_LATIN_STEM_MIN = 3
+"""Letters an adjective keeps before its ending ("apical" is left to its root: "ap" is no stem
+to read a noun from)."""
+
+
+@lru_cache(maxsize=50_000)
+def latin_nouns(word: str) -> tuple[str, ...]:
+    """The nouns a relational adjective may stand for when its noun's stem alternates, which
+    ``root_word`` does not join; none for other words.
+
+    Latin and Greek nouns keep an older stem in their adjectives: *cortex* makes
+    "cortical", *pancreas* "pancreatic", *pharynx* "pharyngeal", *vesicle*
+    "vesicular", *abdomen* "abdominal". The mention lane takes a candidate only
+    when a term has it as a whole name (``MentionDictionary.find``).
+
+    >>> latin_nouns("cortical"), latin_nouns("Pharyngeal"), latin_nouns("vesicular")
+    (('cortex', 'cortix'), ('pharynx',), ('vesicle',))
+    >>> latin_nouns("abdominal"), latin_nouns("rectal"), latin_nouns("cells")
+    (('abdomen',), (), ())
+    """
+    folded = word.casefold()
+    for ending, nouns in _LATIN_ALTERNATIONS:
+        stem = folded[: -len(ending)]
+        if folded.endswith(ending) and len(stem) >= _LATIN_STEM_MIN and stem.isalpha():
+            return tuple(stem + noun for noun in nouns)  # the longest ending only
+    return ()
+
+
 AGENT_ENDINGS = ("er", "or")
 """Endings of English agent nouns (leader, builder, creator, editor)."""
 

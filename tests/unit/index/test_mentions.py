@@ -78,6 +78,26 @@ def test_an_adjective_in_ic_names_the_greek_noun_in_sis() -> None:
     # "magnetic" would read as "magnes", the root of magnesium: no Greek noun in -sis.
 
 
+def test_a_latin_adjective_names_its_noun_when_a_term_has_it_whole() -> None:
+    # The noun's stem alternates: cortex / cortical, pancreas / pancreatic, pharynx /
+    # pharyngeal, vesicle / vesicular, abdomen / abdominal.
+    d = dictionary(("cortex", (("cortex", "label"),)), ("pancreas", (("pancreas", "label"),)),
+                   ("pharynx", (("pharynx", "label"),)), ("vesicle", (("vesicle", "exact"),)),
+                   ("abdomen", (("abdomen", "label"),)),
+                   ("cortex_of_kidney", (("cortex of kidney", "label"),)))
+    found = d.find("cortical, pancreatic, pharyngeal, vesicular and abdominal tissue")
+    assert [(n, m.text, m.derived) for n, m in zip(names(found), found, strict=True)] == [
+        ("cortex", "cortical", True), ("pancreas", "pancreatic", True),
+        ("pharynx", "pharyngeal", True), ("vesicle", "vesicular", True),
+        ("abdomen", "abdominal", True)]
+    assert found[0].strength < d.find("the cortex")[0].strength
+    # An ending merely swapped on a short stem reads common words as nouns ("equal" as
+    # Equus, "static" as status): no such reading, "rectal" and "thymic" included.
+    d = dictionary(("equus", (("Equus", "label"),)), ("status", (("status", "label"),)),
+                   ("rectum", (("rectum", "label"),)), ("thymus", (("thymus", "label"),)))
+    assert names(d.find("equal, static, rectal and thymic")) == []
+
+
 def test_only_adjectives_and_plurals_match_by_root() -> None:
     # "candidate" shares its root with the yeast Candida and "complex" with the muscle
     # complexus; neither derives from the name, while "Candidal" and "nuclei" do.
