@@ -176,7 +176,7 @@ def greek_roots(word: str) -> list[str]:
 
 
 _LATIN_ALTERNATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("ical", ("ex", "ix")),  # cortex, cortical; cervix, cervical; apex, apical
+    ("ical", ("ex", "ix")),  # cortex, cortical; cervix, cervical
     ("atic", ("as", "a")),  # pancreas, pancreatic; soma, somatic
     ("inal", ("en",)),  # abdomen, abdominal; lumen, luminal; semen, seminal
     ("ngeal", ("nx",)),  # pharynx, pharyngeal; larynx; phalanx, phalangeal

@@ -86,6 +86,7 @@ def test_a_latin_adjective_names_its_noun_when_a_term_has_it_whole() -> None:
                    ("abdomen", (("abdomen", "label"),)),
                    ("cortex_of_kidney", (("cortex of kidney", "label"),)))
     found = d.find("cortical, pancreatic, pharyngeal, vesicular and abdominal tissue")
+    # Whole names only: "cortical" alone is not "cortex of kidney".
     assert [(n, m.text, m.derived) for n, m in zip(names(found), found, strict=True)] == [
         ("cortex", "cortical", True), ("pancreas", "pancreatic", True),
         ("pharynx", "pharyngeal", True), ("vesicle", "vesicular", True),
