@@ -523,32 +523,24 @@ class MentionDictionary:
         found += self._scan("folded", _folded_stream(tokens, aliases), tokens, text,
                             folded=True)
         found += self._scan("exact", _exact_stream(tokens), tokens, text, folded=False)
-        stemmed = {(m.iri, m.start, m.end) for m in found}
-        found += [m for m in self._scan("root", _root_stream(tokens), tokens, text,
-                                        folded=True, derived=True)
-                  if (m.iri, m.start, m.end) not in stemmed]
         named = {(m.iri, m.start, m.end) for m in found}
+        found += _new_readings(self._scan("root", _root_stream(tokens), tokens, text,
+                                          folded=True, derived=True), named)
         # A Greek adjective's noun roots ("synaptic": "synaps") meet the roots of names,
         # and the stems of names whose stem is their root ("synapse"), of Greek nouns
         # only ("magnetic" is no adjective of magnesium, whose root is "magnes" too).
         greek = _greek_stream(tokens)
-        adjectives = [m for which in ("root", "folded")
-                      for m in self._scan(which, greek, tokens, text, folded=True, derived=True)
-                      if m.form.casefold().endswith(GREEK_NOUN_ENDINGS)
-                      and (m.iri, m.start, m.end) not in named]
-        found += adjectives
-        named.update((m.iri, m.start, m.end) for m in adjectives)
+        found += _new_readings([m for which in ("root", "folded")
+                                for m in self._scan(which, greek, tokens, text, folded=True,
+                                                    derived=True)
+                                if m.form.casefold().endswith(GREEK_NOUN_ENDINGS)], named)
         # A Latin adjective's nouns ("cortical": "cortex") meet names that are that noun
         # whole, so a candidate no term is named by ("cortix") names nothing.
-        latin = [m for m in self._scan("folded", _latin_stream(tokens), tokens, text,
-                                       folded=True, derived=True)
-                 if m.form.casefold() in latin_nouns(m.text)
-                 and (m.iri, m.start, m.end) not in named]
-        found += latin
-        named.update((m.iri, m.start, m.end) for m in latin)
-        found += [m for m in self._scan("verb", _verb_stream(tokens), tokens, text,
-                                        folded=True, derived=True)
-                  if (m.iri, m.start, m.end) not in named]
+        found += _new_readings([m for m in self._scan("folded", _latin_stream(tokens), tokens,
+                                                      text, folded=True, derived=True)
+                                if m.form.casefold() in latin_nouns(m.text)], named)
+        found += _new_readings(self._scan("verb", _verb_stream(tokens), tokens, text,
+                                          folded=True, derived=True), named)
         return _flag_contained(_cohesion(found, tokens))
 
     def _scan(self, which: str, stream: Stream, tokens: Sequence[Token],
@@ -569,6 +561,14 @@ class MentionDictionary:
                                         exact_case, shared, after_number=after_number,
                                         derived=derived))
         return mentions
+
+
+def _new_readings(mentions: list[Mention], named: set[tuple[str, int, int]]) -> list[Mention]:
+    """The mentions of a weaker reading whose term and span no earlier reading named (a
+    span named twice by one reading stays twice); ``named`` then holds them too."""
+    new = [m for m in mentions if (m.iri, m.start, m.end) not in named]
+    named.update((m.iri, m.start, m.end) for m in new)
+    return new
 
 
 def _cohesion(mentions: list[Mention], tokens: Sequence[Token]) -> list[Mention]:

@@ -17,13 +17,13 @@ from pathlib import Path
 
 import ontoretrieve.index.mention_match as mention_match
 from ontoretrieve import Engine, load_settings
-from ontoretrieve.index.mention_text import _LATIN_ALTERNATIONS, latin_nouns
+from ontoretrieve.index.mention_text import _LATIN_ALTERNATIONS, _LATIN_STEM_MIN, latin_nouns
 
 
 def ending_of(word: str) -> str | None:
     folded = word.casefold()
     return next((e for e, _ in _LATIN_ALTERNATIONS
-                 if folded.endswith(e) and len(folded) - len(e) >= 3), None)
+                 if folded.endswith(e) and len(folded) - len(e) >= _LATIN_STEM_MIN), None)
 
 
 def main() -> None:
