@@ -10,7 +10,9 @@ same ontology (a text about an ontology names several of its terms), and what
 share of the text's seeds its namespace holds and how many namespaces hold
 more (a text about mouse genetics draws most of its seeds from the OBO
 namespace; a quantity kind or a schema.org class among them is likelier a
-word's other sense than a term the text is about). A
+word's other sense than a term the text is about), and how common the
+mention's words are in everyday English (``commonness``: "apoptosis" is
+rarely written but about the term, "large" or "control" often). A
 model over these signals (``seeds.confidence_model``) weighs them together:
 gradient-boosted trees by default (``confidence_trees``), or a logistic
 model whose weights are ``WEIGHTS``; both were fitted on annotated
@@ -40,6 +42,7 @@ from functools import cache
 from typing import Protocol
 
 from ontoretrieve.errors import ConfidenceModelError
+from ontoretrieve.query.commonness import commonness
 from ontoretrieve.query.confidence_trees import packaged_trees
 from ontoretrieve.rdf.vocab import namespace_of
 from ontoretrieve.records import SeedEvidence
@@ -55,7 +58,7 @@ FEATURES = ("fit", "strength", "tier0", "tier1", "exact_case",
             *(f"kind_{k}" for k in KINDS), "lone_elliptic", "derived", "contained",
             "outranked", "misfit",
             "shared", "spans", "windows", "support", "lanes", "after_number",
-            "symbol_after_number", "words", "namespace_share", "namespace_rank")
+            "symbol_after_number", "words", "namespace_share", "namespace_rank", "commonness")
 """The signals of a seed's evidence the model reads (``features_of``)."""
 
 WEIGHTS: Mapping[str, float] = {
@@ -88,13 +91,14 @@ WEIGHTS: Mapping[str, float] = {
     "words": 0.1351,
     "namespace_share": 0.0,
     "namespace_rank": 0.0,
+    "commonness": 0.0,
 }
 """Fitted by ``benchmarks/fit_seed_confidence.py`` on the dev suite's seed-1 sample of
 CRAFT and MeasEval paragraphs (its output, pasted; RESULTS, sessions 22 and 23, refitted
 with the elliptic forms the text gives no cohesion). Raw features, no scaling: ``fit``
 is a cosine, ``strength`` a mention's strength, the rest flags and log counts. The
-namespace signals came later (session 27) and weigh nothing here: the logistic order
-stays session 22-24's."""
+namespace signals (session 27) and the mention's commonness (session 31) came later and
+weigh nothing here: the logistic order stays session 22-24's."""
 
 
 def features_of(evidence: SeedEvidence, support: int, namespace_share: float = 1.0,
@@ -141,6 +145,7 @@ def features_of(evidence: SeedEvidence, support: int, namespace_share: float = 1
         "words": float(len(str(best.get("text", "")).split())),
         "namespace_share": namespace_share,
         "namespace_rank": float(namespace_rank),
+        "commonness": commonness(str(best.get("text", ""))),
     }
     return found
 

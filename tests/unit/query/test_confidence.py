@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from ontoretrieve.query.commonness import commonness
 from ontoretrieve.query.confidence import (
     FEATURES,
     WEIGHTS,
@@ -123,6 +124,25 @@ def test_the_trees_rank_a_seed_of_the_texts_main_namespace_over_a_lone_one() -> 
     rows = seed_features([*obo, lone])
     main, other = trees.confidences([rows[0], rows[-1]])
     assert main > other
+
+
+def test_a_seed_reads_how_common_its_strongest_mentions_words_are() -> None:
+    weak = mention("large", strength=0.5)
+    strong = mention("apoptosis", strength=1.2)
+    row = features_of(seed("x", mentions=[weak, strong]), support=1)
+    assert row["commonness"] == commonness("apoptosis")
+    assert 0 < row["commonness"] < commonness("large")
+    assert features_of(seed("x", mentions=[]), support=1)["commonness"] == 0.0
+
+
+def test_the_trees_rank_a_term_an_everyday_word_names_after_one_a_rare_word_names() -> None:
+    """Two seeds alike in every other signal: the one "large" names is likelier a word's
+    everyday sense than the one "apoptosis" names (RESULTS, session 31)."""
+    trees = confidence_model(ConfidenceModelKind.TREES)
+    rows = seed_features([seed("x:large", mentions=[mention("large")]),
+                          seed("x:apoptosis", mentions=[mention("apoptosis")])])
+    everyday, rare = trees.confidences(rows)
+    assert rare > everyday
 
 
 def test_the_setting_is_on_by_default() -> None:
