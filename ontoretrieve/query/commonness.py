@@ -15,9 +15,9 @@ The measure is the Zipf frequency of the words in general English, the
 base-10 logarithm of their frequency per billion words (about 7 for "the",
 3 for "apoptosis", 0 for a word the lists never saw), from ``wordfreq``,
 which combines Wikipedia, subtitles, news, books, web text and social
-media. A phrase counts as its words together (wordfreq's combination: as
-rare as its rarest words). English only: the dev suite's texts and the
-model fitted on them are English.
+media. A phrase counts its words together (wordfreq adds their inverse
+frequencies, so a phrase is rarer than its rarest word). English only: the
+dev suite's texts and the model fitted on them are English.
 
 >>> commonness("line") > commonness("cells") > commonness("apoptosis") > 0
 True
