@@ -1,35 +1,51 @@
 """Why CRAFT's unseeded gold is unseeded (session 31): did the mention dictionary find the
-term in the text at all, and was the mention usable? Over a whole-suite run's rows. Run alone:
+term in the text at all, and was the mention usable? Over a whole-suite run's rows.
+Prints the counts of each case and its most frequent (annotated label, mention) pairs. Run
+alone:
 
-    HF_HUB_OFFLINE=1 python unseeded_gold_found.py   (paths below: edit to your run)
+    HF_HUB_OFFLINE=1 python unseeded_gold_found.py CRAFT_UNITS.jsonl RUN/base.jsonl DATA_DIR
 """
-import json, sys, collections
+
+import json
+import sys
+from collections import Counter, defaultdict
 from pathlib import Path
+from typing import Any
+
 from ontoretrieve import Engine, load_settings
-units = [json.loads(l) for l in open('../shared/bench/units/craft.jsonl') if l.strip()]
-rows = {}
-for line in open('/work/data/s30/full_latin/base.jsonl'):
-    r = json.loads(line); rows[r['id']] = r
-settings = load_settings(data_dir=Path('/work/data/bench2'))
-stat = collections.Counter(); ex = collections.defaultdict(collections.Counter)
-out = open('/tmp/unseeded_gold_found.jsonl', 'w')
-with Engine.open(settings) as engine:
-    sr = engine._retriever(engine._tenant("default")).seed_retriever
-    for u in units:
-        seeds = set(rows[u['unit_id']]['retrieved_term_iris'])
-        missed = [g for g in u['gold'] if g['iri'] not in seeds]
-        if not missed: continue
-        found = sr.dictionary.find(u['text'])
-        usable = sr.mentions(u['text'])
-        by = collections.defaultdict(list)
-        for m in found: by[m.iri].append(m)
-        us = {m.iri for m in usable}
-        for g in missed:
-            ms = by.get(g['iri'], [])
-            kind = 'found_usable' if g['iri'] in us else ('found_unusable' if ms else 'not_found')
-            stat[kind] += 1
-            ex[kind][(g['label_in_annotation'], g['mentions'][0][2].lower())] += 1
-            out.write(json.dumps({'unit': u['unit_id'], 'iri': g['iri'], 'kind': kind}) + '\n')
-print(stat)
-for k in ex:
-    print(k, ex[k].most_common(40))
+
+
+def main() -> None:
+    units_path, rows_path, data_dir = (Path(a) for a in sys.argv[1:4])
+    units = [json.loads(line) for line in units_path.read_text().splitlines() if line.strip()]
+    seeds_of = {row["id"]: set(row["retrieved_term_iris"])
+                for row in map(json.loads, rows_path.read_text().splitlines())}
+    cases: Counter[str] = Counter()
+    examples: defaultdict[str, Counter[tuple[str, str]]] = defaultdict(Counter)
+    with Engine.open(load_settings(data_dir=data_dir)) as engine:
+        seeder = engine._retriever(engine._tenant("default")).seed_retriever
+        assert seeder.dictionary is not None
+        for unit in units:
+            missed = [g for g in unit["gold"] if g["iri"] not in seeds_of[unit["unit_id"]]]
+            if not missed:
+                continue
+            found = {m.iri for m in seeder.dictionary.find(unit["text"])}
+            usable = {m.iri for m in seeder.mentions(unit["text"])}
+            for gold in missed:
+                case = _case(gold, found, usable)
+                cases[case] += 1
+                examples[case][(gold["label_in_annotation"],
+                                gold["mentions"][0][2].lower())] += 1
+    print(dict(cases))
+    for case, counts in examples.items():
+        print(case, counts.most_common(40))
+
+
+def _case(gold: dict[str, Any], found: set[str], usable: set[str]) -> str:
+    if gold["iri"] in usable:
+        return "found_usable"
+    return "found_unusable" if gold["iri"] in found else "not_found"
+
+
+if __name__ == "__main__":
+    main()
