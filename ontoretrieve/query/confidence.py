@@ -122,6 +122,7 @@ def features_of(evidence: SeedEvidence, support: int, namespace_share: float = 1
     mentions = evidence.mentions
     best = min(mentions, key=lambda m: -_number(m.get("strength"))) if mentions else {}
     kind = str(best.get("kind", ""))
+    text = str(best.get("text", ""))
     after_number = any(bool(m.get("after_number")) for m in mentions)
     found: dict[str, float] = {
         "fit": evidence.fit or 0.0,
@@ -142,10 +143,10 @@ def features_of(evidence: SeedEvidence, support: int, namespace_share: float = 1
         "lanes": float(len({lane["lane"] for lane in evidence.lanes})),
         "after_number": float(after_number),
         "symbol_after_number": float(kind == "symbol" and after_number),
-        "words": float(len(str(best.get("text", "")).split())),
+        "words": float(len(text.split())),
         "namespace_share": namespace_share,
         "namespace_rank": float(namespace_rank),
-        "commonness": commonness(str(best.get("text", ""))),
+        "commonness": commonness(text),
     }
     return found
 
