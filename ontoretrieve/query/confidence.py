@@ -58,7 +58,8 @@ FEATURES = ("fit", "strength", "tier0", "tier1", "exact_case",
             *(f"kind_{k}" for k in KINDS), "lone_elliptic", "derived", "contained",
             "outranked", "misfit",
             "shared", "spans", "windows", "support", "lanes", "after_number",
-            "symbol_after_number", "words", "namespace_share", "namespace_rank", "commonness")
+            "symbol_after_number", "words", "namespace_share", "namespace_rank", "commonness",
+            "form_commonness")
 """The signals of a seed's evidence the model reads (``features_of``)."""
 
 WEIGHTS: Mapping[str, float] = {
@@ -92,6 +93,7 @@ WEIGHTS: Mapping[str, float] = {
     "namespace_share": 0.0,
     "namespace_rank": 0.0,
     "commonness": 0.0,
+    "form_commonness": 0.0,
 }
 """Fitted by ``benchmarks/fit_seed_confidence.py`` on the dev suite's seed-1 sample of
 CRAFT and MeasEval paragraphs (its output, pasted; RESULTS, sessions 22 and 23, refitted
@@ -147,6 +149,7 @@ def features_of(evidence: SeedEvidence, support: int, namespace_share: float = 1
         "namespace_share": namespace_share,
         "namespace_rank": float(namespace_rank),
         "commonness": commonness(text),
+        "form_commonness": commonness(str(best.get("form", ""))),
     }
     return found
 

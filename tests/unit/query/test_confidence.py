@@ -95,8 +95,12 @@ def test_an_elliptic_form_the_text_does_not_support_is_weaker_than_one_it_does(
     assert confidence(elliptic(True), model) > confidence(elliptic(False), model)
 
 
-@pytest.mark.parametrize("model", MODELS)
-def test_more_seeds_of_the_same_ontology_raise_a_seed(model: ConfidenceModel) -> None:
+def test_more_seeds_of_the_same_ontology_raise_a_seed_in_the_logistic_model() -> None:
+    """The logistic model weighs the support alone. The trees read it together with the
+    namespace's share of the text's seeds, which says the same thing more sharply; for a
+    seed whose namespace holds every seed the support adds nothing to them (session 32's
+    refit), and the text's main namespace over a lone one is checked below."""
+    model = confidence_model(ConfidenceModelKind.LOGISTIC)
     alone = features_of(seed("x"), support=1)
     among = features_of(seed("x"), support=8)
     assert confidence(among, model) > confidence(alone, model)
@@ -133,6 +137,18 @@ def test_a_seed_reads_how_common_its_strongest_mentions_words_are() -> None:
     assert row["commonness"] == commonness("apoptosis")
     assert 0 < row["commonness"] < commonness("large")
     assert features_of(seed("x", mentions=[]), support=1)["commonness"] == 0.0
+
+
+def test_a_seed_reads_how_common_the_name_its_strongest_mention_matched_is() -> None:
+    """The text's "cortical" matched the catalog's name "cortex": the model reads both
+    words' commonness, the text's and the name's (RESULTS, session 32)."""
+    derived = {**mention("cortical", strength=1.1), "form": "cortex", "derived": True}
+    row = features_of(seed("x", mentions=[mention("large", strength=0.5), derived]),
+                      support=1)
+    assert row["commonness"] == commonness("cortical")
+    assert row["form_commonness"] == commonness("cortex")
+    assert row["form_commonness"] != row["commonness"]
+    assert features_of(seed("x", mentions=[]), support=1)["form_commonness"] == 0.0
 
 
 def test_the_trees_rank_a_term_an_everyday_word_names_after_one_a_rare_word_names() -> None:
