@@ -12,7 +12,9 @@ more (a text about mouse genetics draws most of its seeds from the OBO
 namespace; a quantity kind or a schema.org class among them is likelier a
 word's other sense than a term the text is about), and how common the
 mention's words are in everyday English (``commonness``: "apoptosis" is
-rarely written but about the term, "large" or "control" often). A
+rarely written but about the term, "large" or "control" often), and how
+common the catalog name they matched is (``form_commonness``: "mice" matched
+"mouse", "cortical" matched "cortex"). A
 model over these signals (``seeds.confidence_model``) weighs them together:
 gradient-boosted trees by default (``confidence_trees``), or a logistic
 model whose weights are ``WEIGHTS``; both were fitted on annotated
@@ -99,8 +101,8 @@ WEIGHTS: Mapping[str, float] = {
 CRAFT and MeasEval paragraphs (its output, pasted; RESULTS, sessions 22 and 23, refitted
 with the elliptic forms the text gives no cohesion). Raw features, no scaling: ``fit``
 is a cosine, ``strength`` a mention's strength, the rest flags and log counts. The
-namespace signals (session 27) and the mention's commonness (session 31) came later and
-weigh nothing here: the logistic order stays session 22-24's."""
+namespace signals (session 27) and the two commonness signals (sessions 31 and 32) came
+later and weigh nothing here: the logistic order stays session 22-24's."""
 
 
 def features_of(evidence: SeedEvidence, support: int, namespace_share: float = 1.0,
