@@ -124,7 +124,7 @@ def features_of(evidence: SeedEvidence, support: int, namespace_share: float = 1
     (1.0, 0.0, 0.0)
     """
     mentions = evidence.mentions
-    best = min(mentions, key=lambda m: -_number(m.get("strength"))) if mentions else {}
+    best = max(mentions, key=lambda m: _number(m.get("strength"))) if mentions else {}
     kind = str(best.get("kind", ""))
     text = str(best.get("text", ""))
     after_number = any(bool(m.get("after_number")) for m in mentions)

@@ -21,7 +21,7 @@ CAUGHT: dict[str, Any] = {}
 def main() -> None:
     units_path, rows_path, data_dir = (Path(a) for a in sys.argv[1:4])
     units = [json.loads(line) for line in units_path.read_text().splitlines() if line.strip()]
-    seeds_of = {row["id"]: set(_list(row["retrieved_term_iris"]))
+    seeds_of = {row["id"]: set(row["retrieved_term_iris"])
                 for row in map(json.loads, rows_path.read_text().splitlines())}
     _spy()
     stages: Counter[str] = Counter()
@@ -79,10 +79,6 @@ def _why(iri: str) -> tuple[str, tuple[str, ...]]:
     if iri not in CAUGHT["fused"]:
         return "not fused", flag
     return "cut", flag
-
-
-def _list(value: Any) -> list[str]:
-    return value if isinstance(value, list) else json.loads(value.replace("'", '"'))
 
 
 if __name__ == "__main__":
