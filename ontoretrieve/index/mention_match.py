@@ -44,6 +44,7 @@ from dataclasses import dataclass
 
 from ontoretrieve.index.atomize import split_local_name
 from ontoretrieve.index.key_table import KeyTable
+from ontoretrieve.index.line_breaks import join_line_breaks
 from ontoretrieve.index.mention_forms import FormKind, TermForms
 from ontoretrieve.index.mention_text import (
     STOPWORDS,
@@ -554,7 +555,7 @@ class MentionDictionary:
             if len(key) == 3 and not (after_number and unit_letter(tokens, first)):
                 continue  # a one-character symbol names a unit only after a quantity
             start, end = tokens[first].start, tokens[last].end
-            span = text[start:end]
+            span = join_line_breaks(text[start:end])  # "mito-\\nchondrial" read whole
             for iri, content_hash, form, kind, shared in entries:
                 exact_case = not folded or span == form or _same_case(span, form)
                 mentions.append(Mention(iri, content_hash, start, end, span, form, key, kind,

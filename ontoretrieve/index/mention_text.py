@@ -7,6 +7,8 @@ text's token keys:
 - tokens are runs of letters or of digits (``BRCA1`` -> ``BRCA`` ``1``,
   ``5mV`` -> ``5`` ``mV``), or one punctuation character; hyphens, slashes
   and underscores separate tokens, so "T-cell", "T cell" and "T_cell" agree;
+- a word a line break splits with a hyphen ("mito-\\nchondrial") is one token,
+  spanning both halves (``line_breaks``; a compound's own hyphen stays);
 - the text is NFKC-normalized first (``ﬁ`` -> ``fi``, ``µ`` -> ``μ``), one
   character at a time so that every token keeps its offsets in the original;
 - the *folded* key of a word token is its case-folded Snowball English stem
@@ -33,6 +35,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import Stemmer
+
+from ontoretrieve.index.line_breaks import line_break_hyphens
 
 __all__ = [
     "STOPWORDS",
@@ -94,7 +98,31 @@ def tokenize(text: str) -> list[Token]:
     for match in _TOKEN.finditer(normalized):
         start, end = match.span()
         tokens.append(Token(match.group(), origin[start], origin[end - 1] + 1))
-    return tokens
+    breaks = line_break_hyphens(text)
+    return _joined_across(tokens, dict(breaks)) if breaks else tokens
+
+
+def _joined_across(tokens: list[Token], breaks: dict[int, int]) -> list[Token]:
+    """The tokens with the halves of each word a line break splits made one token, which
+    spans both halves in the original text (``breaks``: hyphen offset -> next letter's).
+
+    >>> [(t.text, t.start, t.end) for t in tokenize("a mito-\\nchondrion")]
+    [('a', 0, 1), ('mitochondrion', 2, 17)]
+    """
+    joined: list[Token] = []
+    position = 0
+    while position < len(tokens):
+        token = tokens[position]
+        if (joined and joined[-1].end in breaks and token.text == "-"
+                and token.start == joined[-1].end and position + 1 < len(tokens)
+                and tokens[position + 1].start == breaks[joined[-1].end]):
+            head, tail = joined.pop(), tokens[position + 1]
+            joined.append(Token(head.text + tail.text, head.start, tail.end))
+            position += 2
+            continue
+        joined.append(token)
+        position += 1
+    return joined
 
 
 def _nfkc_with_origin(text: str) -> tuple[str, list[int]]:

@@ -23,9 +23,10 @@ bench text.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from ontoretrieve.index.line_breaks import join_line_breaks, line_break_hyphens
 from ontoretrieve.settings.groups import WindowSettings
 
 __all__ = [
@@ -177,7 +178,8 @@ def make_windows_with_metrics(
             counter = count_tokens or (lambda t: max(1, len(t) // 4))
             bound = "tokens" if count_tokens else "tokens~chars"
             pieces = _cut_long(text, sentences, settings.window_max_tokens, counter,
-                               settings.measurement_aware)
+                               settings.measurement_aware,
+                               line_break_hyphens(text) if settings.join_line_breaks else [])
             spans = _budgeted(text, pieces, settings.window_max_tokens, settings.window_overlap,
                               counter)
         elif settings.window_max_chars is not None:
@@ -189,7 +191,8 @@ def make_windows_with_metrics(
             spans = _by_sentences(sentences, settings.window_sentences,
                                   settings.window_stride or settings.window_sentences)
     kept = evenly_sampled(len(spans), settings.max_windows)
-    windows = [Window(i, text[spans[k][0]:spans[k][1]], spans[k][0], spans[k][1])
+    read = join_line_breaks if settings.join_line_breaks else str
+    windows = [Window(i, read(text[spans[k][0]:spans[k][1]]), spans[k][0], spans[k][1])
                for i, k in enumerate(kept)]
     truncated = 0
     if count_tokens is not None and sequence_limit is not None:
@@ -233,8 +236,10 @@ def _budgeted(text: str, pieces: list[tuple[int, int]], budget: int, overlap: fl
 
 
 def _cut_long(text: str, sentences: list[tuple[int, int]], budget: int,
-              count: TokenCounter, measurement_aware: bool) -> list[tuple[int, int]]:
-    """Cut sentences over the token budget at whitespace, never inside a measurement.
+              count: TokenCounter, measurement_aware: bool,
+              broken_words: Sequence[tuple[int, int]] = ()) -> list[tuple[int, int]]:
+    """Cut sentences over the token budget at whitespace, never inside a measurement
+    nor at the line break inside a word (``broken_words``: ``line_break_hyphens``).
 
     A stretch without an allowed cut stays whole, even over the budget.
     """
@@ -246,6 +251,8 @@ def _cut_long(text: str, sentences: list[tuple[int, int]], budget: int,
         cuts = [start + m.start() for m in re.finditer(r"\s+", text[start:end])]
         if measurement_aware:
             cuts = [c for c in cuts if not _inside_measurement(text, c)]
+        if broken_words:
+            cuts = [c for c in cuts if not any(s <= c < e for s, e in broken_words)]
         piece_start, previous = start, None
         for cut in [*cuts, end]:
             if (previous is not None and previous > piece_start

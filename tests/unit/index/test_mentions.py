@@ -53,6 +53,21 @@ def test_nfkc_case_folding_and_stemming_agree_between_form_and_text() -> None:
     assert fold_word("Signalling") == fold_word("signals") == "signal"
 
 
+def test_a_word_a_line_break_splits_names_its_term_over_its_whole_span() -> None:
+    d = dictionary(("mito", (("mitochondrion", "label"),)),
+                   ("hep", (("hepatocyte", "label"),)), ("cell", (("cell", "label"),)),
+                   ("chondrus", (("Chondrus", "label"),)))
+    text = "the mito-\nchondrion of hepato-\r\n  cytes and cell-\nmediated"
+    found = d.find(text)
+    assert [(n, text[m.start:m.end], m.text) for n, m in zip(names(found), found,
+                                                             strict=True)] == [
+        ("mito", "mito-\nchondrion", "mitochondrion"),
+        ("hep", "hepato-\r\n  cytes", "hepatocytes"),
+        ("cell", "cell", "cell")]  # a compound's own hyphen stays: "cell" is still a word
+    assert [t.text for t in tokenize("cell-\nmediated")] == ["cell", "-", "mediated"]
+    assert [t.text for t in tokenize("anti-\nBrdU")] == ["anti", "-", "BrdU"]
+
+
 def test_derived_forms_match_by_root_and_weigh_less() -> None:
     d = dictionary(("nucleus", (("nucleus", "label"),)), ("embryo", (("embryo", "label"),)),
                    ("gene", (("gene", "label"),)))

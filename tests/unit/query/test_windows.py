@@ -53,6 +53,20 @@ def test_token_budget_cuts_long_sentences_but_not_measurements() -> None:
     assert any("4 - 15" in w.text for w in aware)
 
 
+def test_windows_read_a_word_a_line_break_splits_whole_and_are_never_cut_inside_it() -> None:
+    text = "The mito-\nchondrial membrane of hepato-\ncytes was damaged."
+    joined = "The mitochondrial membrane of hepatocytes was damaged."
+    (window,) = make_windows(text, WindowSettings())
+    assert (window.text, window.start, window.end) == (joined, 0, len(text))
+    (raw,) = make_windows(text, WindowSettings(join_line_breaks=False))  # the reference
+    assert raw.text == text
+    count = lambda t: len(t.split())  # noqa: E731 - one token per word
+    cut = make_windows(text, WindowSettings(window_max_tokens=2), count)
+    assert not any(w.text.rstrip().endswith("-") for w in cut)
+    assert "mitochondrial" in {word for w in cut for word in w.text.split()}
+    assert "hepatocytes" in {word for w in cut for word in w.text.split()}
+
+
 def test_without_a_tokenizer_tokens_are_approximated_and_said_so() -> None:
     _, metrics = make_windows_with_metrics(TEXT, WindowSettings(window_max_tokens=10))
     assert metrics.bound == "tokens~chars"

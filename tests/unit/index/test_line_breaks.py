@@ -1,0 +1,37 @@
+"""Words a line break splits with a hyphen are read whole; a compound's own hyphen stays."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ontoretrieve.index.line_breaks import join_line_breaks, line_break_hyphens
+
+
+def test_a_syllable_break_is_joined_whatever_the_line_ending_and_indent() -> None:
+    assert join_line_breaks("deter-\nmine") == "determine"
+    assert join_line_breaks("muta-\r\ntions") == "mutations"
+    assert join_line_breaks("apop- \n\t tosis") == "apoptosis"
+    assert join_line_breaks("spermato-\ngenesis") == "spermatogenesis"  # a half no word
+
+
+def test_a_compound_keeps_its_hyphen_and_a_name_after_it_keeps_its_case() -> None:
+    assert join_line_breaks("cell-\nmediated and self-\nrenewal") == \
+        "cell-\nmediated and self-\nrenewal"
+    assert join_line_breaks("anti-\nBrdU") == "anti-\nBrdU"
+
+
+def test_only_a_hyphen_at_a_line_end_between_letters_is_a_break() -> None:
+    for text in ("T-cell", "4-\n15 days", "a -\nb", "mito-\n\n", "-\nchondrial", "deter-"):
+        assert line_break_hyphens(text) == []
+        assert join_line_breaks(text) == text
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="ab-\n \r", max_size=40))
+def test_joining_only_ever_drops_a_hyphen_and_the_blanks_after_it(text: str) -> None:
+    spans = line_break_hyphens(text)
+    for start, end in spans:
+        dropped = text[start:end]
+        assert dropped[0] == "-" and "\n" in dropped and not dropped.strip("-\r\n \t")
+    assert len(join_line_breaks(text)) == len(text) - sum(e - s for s, e in spans)
