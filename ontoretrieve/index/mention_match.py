@@ -44,7 +44,6 @@ from dataclasses import dataclass
 
 from ontoretrieve.index.atomize import split_local_name
 from ontoretrieve.index.key_table import KeyTable
-from ontoretrieve.index.line_breaks import join_line_breaks
 from ontoretrieve.index.mention_forms import FormKind, TermForms
 from ontoretrieve.index.mention_text import (
     STOPWORDS,
@@ -60,6 +59,7 @@ from ontoretrieve.index.mention_text import (
     tokenize,
     unit_letter,
 )
+from ontoretrieve.index.page_text import readable
 
 __all__ = [
     "DERIVED_TABLES",
@@ -539,7 +539,7 @@ class MentionDictionary:
         # whole, so a candidate no term is named by ("cortix") names nothing.
         found += _new_readings([m for m in self._scan("folded", _latin_stream(tokens), tokens,
                                                       text, folded=True, derived=True)
-                                if m.form.casefold() in latin_nouns(m.text)], named)
+                                if m.form.casefold() in latin_nouns(readable(m.text))], named)
         found += _new_readings(self._scan("verb", _verb_stream(tokens), tokens, text,
                                           folded=True, derived=True), named)
         return _flag_contained(_cohesion(found, tokens))
@@ -555,9 +555,10 @@ class MentionDictionary:
             if len(key) == 3 and not (after_number and unit_letter(tokens, first)):
                 continue  # a one-character symbol names a unit only after a quantity
             start, end = tokens[first].start, tokens[last].end
-            span = join_line_breaks(text[start:end])  # "mito-\\nchondrial" read whole
+            span = text[start:end]
+            words = readable(span)  # "mito-\\nchondrial", "ﬁbre": the words the text means
             for iri, content_hash, form, kind, shared in entries:
-                exact_case = not folded or span == form or _same_case(span, form)
+                exact_case = not folded or words == form or _same_case(words, form)
                 mentions.append(Mention(iri, content_hash, start, end, span, form, key, kind,
                                         exact_case, shared, after_number=after_number,
                                         derived=derived))

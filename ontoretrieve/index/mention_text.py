@@ -8,7 +8,7 @@ text's token keys:
   ``5mV`` -> ``5`` ``mV``), or one punctuation character; hyphens, slashes
   and underscores separate tokens, so "T-cell", "T cell" and "T_cell" agree;
 - a word a line break splits with a hyphen ("mito-\\nchondrial") is one token,
-  spanning both halves (``line_breaks``; a compound's own hyphen stays);
+  spanning both halves (``page_text``; a compound's own hyphen stays);
 - the text is NFKC-normalized first (``ﬁ`` -> ``fi``, ``µ`` -> ``μ``), one
   character at a time so that every token keeps its offsets in the original;
 - the *folded* key of a word token is its case-folded Snowball English stem
@@ -36,7 +36,7 @@ from functools import lru_cache
 
 import Stemmer
 
-from ontoretrieve.index.line_breaks import line_break_hyphens
+from ontoretrieve.index.page_text import line_break_hyphens
 
 __all__ = [
     "STOPWORDS",

@@ -44,6 +44,7 @@ from functools import cache
 from typing import Protocol
 
 from ontoretrieve.errors import ConfidenceModelError
+from ontoretrieve.index.page_text import readable
 from ontoretrieve.query.commonness import commonness
 from ontoretrieve.query.confidence_trees import packaged_trees
 from ontoretrieve.rdf.vocab import namespace_of
@@ -126,7 +127,7 @@ def features_of(evidence: SeedEvidence, support: int, namespace_share: float = 1
     mentions = evidence.mentions
     best = max(mentions, key=lambda m: _number(m.get("strength"))) if mentions else {}
     kind = str(best.get("kind", ""))
-    text = str(best.get("text", ""))
+    text = readable(str(best.get("text", "")))  # a span's words, line breaks mended
     after_number = any(bool(m.get("after_number")) for m in mentions)
     found: dict[str, float] = {
         "fit": evidence.fit or 0.0,

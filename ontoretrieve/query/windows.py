@@ -26,7 +26,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ontoretrieve.index.line_breaks import join_line_breaks, line_break_hyphens
+from ontoretrieve.index.page_text import line_break_hyphens, readable
 from ontoretrieve.settings.groups import WindowSettings
 
 __all__ = [
@@ -179,7 +179,7 @@ def make_windows_with_metrics(
             bound = "tokens" if count_tokens else "tokens~chars"
             pieces = _cut_long(text, sentences, settings.window_max_tokens, counter,
                                settings.measurement_aware,
-                               line_break_hyphens(text) if settings.join_line_breaks else [])
+                               line_break_hyphens(text) if settings.mend_page_text else [])
             spans = _budgeted(text, pieces, settings.window_max_tokens, settings.window_overlap,
                               counter)
         elif settings.window_max_chars is not None:
@@ -191,7 +191,7 @@ def make_windows_with_metrics(
             spans = _by_sentences(sentences, settings.window_sentences,
                                   settings.window_stride or settings.window_sentences)
     kept = evenly_sampled(len(spans), settings.max_windows)
-    read = join_line_breaks if settings.join_line_breaks else str
+    read = readable if settings.mend_page_text else str
     windows = [Window(i, read(text[spans[k][0]:spans[k][1]]), spans[k][0], spans[k][1])
                for i, k in enumerate(kept)]
     truncated = 0

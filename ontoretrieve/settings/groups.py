@@ -325,11 +325,12 @@ class WindowSettings(_Group):
     max_windows: int = ref("VECTOR_STORE_PROPOSITION_MAX_WINDOWS", 16, ge=1)
     abbreviation_aware: bool = ref("VECTOR_STORE_PROPOSITION_ABBREVIATION_AWARE", False)
     measurement_aware: bool = ref("VECTOR_STORE_PROPOSITION_MEASUREMENT_AWARE", False)
-    join_line_breaks: bool = True
-    """A word a line break splits with a hyphen ("mito-\\nchondrial", as text copied out of
-    a PDF has it) is one word to the lanes: the windows' texts drop the hyphen and the
-    break, and no window is cut inside the word (``index/line_breaks.py``; a compound's
-    own hyphen stays). The reference reads the window texts as they stand."""
+    mend_page_text: bool = True
+    """The windows' texts, which the encoder and the BM25 query read, as text copied out
+    of a PDF should read: a word a line break splits with a hyphen ("mito-\\nchondrial")
+    joined, and no window cut inside it (a compound's own hyphen stays), typographic
+    ligatures ("ﬁ", "ﬄ") spelled out (``index/page_text.py``). The mention lane reads
+    both so in any case. The reference reads the window texts as they stand."""
 
     @model_validator(mode="after")
     def _one_bound(self) -> Self:

@@ -53,12 +53,12 @@ def test_token_budget_cuts_long_sentences_but_not_measurements() -> None:
     assert any("4 - 15" in w.text for w in aware)
 
 
-def test_windows_read_a_word_a_line_break_splits_whole_and_are_never_cut_inside_it() -> None:
-    text = "The mito-\nchondrial membrane of hepato-\ncytes was damaged."
-    joined = "The mitochondrial membrane of hepatocytes was damaged."
+def test_windows_read_page_text_as_its_words_and_never_cut_inside_a_broken_word() -> None:
+    text = "The mito-\nchondrial membrane of hepato-\ncytes was damaged by eﬄux."
+    joined = "The mitochondrial membrane of hepatocytes was damaged by efflux."
     (window,) = make_windows(text, WindowSettings())
     assert (window.text, window.start, window.end) == (joined, 0, len(text))
-    (raw,) = make_windows(text, WindowSettings(join_line_breaks=False))  # the reference
+    (raw,) = make_windows(text, WindowSettings(mend_page_text=False))  # the reference
     assert raw.text == text
     count = lambda t: len(t.split())  # noqa: E731 - one token per word
     cut = make_windows(text, WindowSettings(window_max_tokens=2), count)

@@ -1,11 +1,17 @@
-"""Words a line break splits with a hyphen are read whole; a compound's own hyphen stays."""
+"""Page text mended: words a line break splits read whole (a compound's own hyphen stays),
+ligatures spelled out."""
 
 from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ontoretrieve.index.line_breaks import join_line_breaks, line_break_hyphens
+from ontoretrieve.index.page_text import (
+    join_line_breaks,
+    line_break_hyphens,
+    readable,
+    spell_ligatures,
+)
 
 
 def test_a_syllable_break_is_joined_whatever_the_line_ending_and_indent() -> None:
@@ -35,3 +41,9 @@ def test_joining_only_ever_drops_a_hyphen_and_the_blanks_after_it(text: str) -> 
         dropped = text[start:end]
         assert dropped[0] == "-" and "\n" in dropped and not dropped.strip("-\r\n \t")
     assert len(join_line_breaks(text)) == len(text) - sum(e - s for s, e in spans)
+
+
+def test_ligatures_are_spelled_out_and_nothing_else_changes() -> None:
+    assert spell_ligatures("eﬄux of ﬁbroblasts, ﬂow, ﬀ, ﬆ") == "efflux of fibroblasts, flow, ff, st"
+    assert spell_ligatures("5 µm² at 37 °C, ½") == "5 µm² at 37 °C, ½"  # no other NFKC change
+    assert readable("the eﬄux of mito-\nchondrial ﬁbres") == "the efflux of mitochondrial fibres"

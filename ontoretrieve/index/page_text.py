@@ -1,10 +1,15 @@
-"""Words a line break splits: "mito-\\nchondrial" read as "mitochondrial".
+"""What copying text out of a page does to its words, undone: words a line break
+splits ("mito-\\nchondrial") and typographic ligatures ("ﬁbroblast").
 
 Pure (a read-only word list). Text copied out of a PDF, a scanned page or a
-wrapped e-mail breaks long words at line ends with a hyphen. Read as it
-stands, "mito-\\nchondrial" is two tokens, "mito" and "chondrial", that name
-nothing (or the wrong thing: "chondrial" stems to the red alga *Chondrus*),
-and the dense encoder sees two odd word pieces instead of a word it knows.
+wrapped e-mail breaks long words at line ends with a hyphen, and a PDF's
+text layer often keeps the typesetter's ligatures (U+FB00-FB06: "ﬁ", "ﬂ",
+"ﬀ", "ﬃ", "ﬄ"). Read as it stands, "mito-\\nchondrial" is two tokens, "mito"
+and "chondrial", that name nothing (or the wrong thing: "chondrial" stems to
+the red alga *Chondrus*), and the dense encoder, which knows no ligature, sees
+"eﬄux" as a word unlike "efflux" (cosine 0.17 with the packaged MiniLM).
+``readable`` undoes both; the mention lane's tokenizer spells ligatures out
+with the rest of NFKC and joins broken words itself, keeping offsets.
 
 A line-end hyphen between two letter runs, the second starting in lower case,
 is read as a break inside one word and dropped, unless the two halves are
@@ -31,14 +36,43 @@ name and stays as it is.
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 
-__all__ = ["join_line_breaks", "line_break_hyphens"]
+__all__ = ["join_line_breaks", "line_break_hyphens", "readable", "spell_ligatures"]
 
 _LINE_END_HYPHEN = re.compile(r"(?<=[^\W\d_])-[^\S\n]*\r?\n\s*(?=[^\W\d_])")
 """A hyphen after a letter, the end of its line, and the blanks before the next letter."""
 
 _LANGUAGE = "en"
+
+
+_LIGATURES = {chr(code): unicodedata.normalize("NFKC", chr(code))
+              for code in range(0xFB00, 0xFB07)}
+"""The Latin typographic ligatures and their letters ("ﬃ" -> "ffi", "ﬆ" -> "st")."""
+
+_LIGATURE = re.compile("[" + "".join(_LIGATURES) + "]")
+
+
+def readable(text: str) -> str:
+    """``text`` as the lanes should read it: ligatures spelled out, words a line
+    break splits joined.
+
+    >>> readable("the eﬄux of mito-\\nchondrial ﬁbres")
+    'the efflux of mitochondrial fibres'
+    """
+    return join_line_breaks(spell_ligatures(text))
+
+
+def spell_ligatures(text: str) -> str:
+    """``text`` with each typographic ligature replaced by its letters.
+
+    >>> spell_ligatures("ﬁn ﬂow ﬀ"), spell_ligatures("plain")
+    ('fin flow ff', 'plain')
+    """
+    if text.isascii():  # most texts: no ligature to look for
+        return text
+    return _LIGATURE.sub(lambda match: _LIGATURES[match.group()], text)
 
 
 def line_break_hyphens(text: str) -> list[tuple[int, int]]:
