@@ -10,7 +10,8 @@ text's token keys:
 - a word a line break splits with a hyphen ("mito-\\nchondrial") is one token,
   spanning both halves (``page_text``; a compound's own hyphen stays);
 - the text is NFKC-normalized first (``ﬁ`` -> ``fi``, ``µ`` -> ``μ``), one
-  character at a time so that every token keeps its offsets in the original;
+  character at a time so that every token keeps its offsets in the original,
+  and soft hyphens and zero-width characters are dropped;
 - the *folded* key of a word token is its case-folded Snowball English stem
   ("Cells" -> ``cell``, "signalling" -> ``signal``); punctuation has no
   folded key, so "T-cell" and "T cell" agree;
@@ -36,7 +37,7 @@ from functools import lru_cache
 
 import Stemmer
 
-from ontoretrieve.index.page_text import line_break_hyphens
+from ontoretrieve.index.page_text import INVISIBLE, line_break_hyphens
 
 __all__ = [
     "STOPWORDS",
@@ -126,13 +127,15 @@ def _joined_across(tokens: list[Token], breaks: dict[int, int]) -> list[Token]:
 
 
 def _nfkc_with_origin(text: str) -> tuple[str, list[int]]:
-    """NFKC of ``text`` and, per output character, the input character it came from."""
+    """NFKC of ``text`` without the characters that only hint at a line break or a
+    join (``page_text.INVISIBLE``: a soft hyphen inside "mito\\u00adchondrial"), and,
+    per output character, the input character it came from."""
     if text.isascii():
         return text, list(range(len(text)))
     parts: list[str] = []
     origin: list[int] = []
     for position, char in enumerate(text):
-        normal = unicodedata.normalize("NFKC", char)
+        normal = "" if char in INVISIBLE else unicodedata.normalize("NFKC", char)
         parts.append(normal)
         origin.extend([position] * len(normal))
     return "".join(parts), origin

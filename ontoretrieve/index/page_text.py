@@ -1,5 +1,6 @@
 """What copying text out of a page does to its words, undone: words a line break
-splits ("mito-\\nchondrial") and typographic ligatures ("ﬁbroblast").
+splits ("mito-\\nchondrial"), typographic ligatures ("ﬁbroblast") and invisible
+hyphenation hints (a soft hyphen inside "mito\\u00adchondrial").
 
 Pure (a read-only word list). Text copied out of a PDF, a scanned page or a
 wrapped e-mail breaks long words at line ends with a hyphen, and a PDF's
@@ -39,7 +40,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-__all__ = ["join_line_breaks", "line_break_hyphens", "readable", "spell_ligatures"]
+__all__ = ["INVISIBLE", "join_line_breaks", "line_break_hyphens", "readable", "spell_ligatures"]
 
 _LINE_END_HYPHEN = re.compile(r"(?<=[^\W\d_])-[^\S\n]*\r?\n\s*(?=[^\W\d_])")
 """A hyphen after a letter, the end of its line, and the blanks before the next letter."""
@@ -54,25 +55,35 @@ _LIGATURES = {chr(code): unicodedata.normalize("NFKC", chr(code))
 _LIGATURE = re.compile("[" + "".join(_LIGATURES) + "]")
 
 
-def readable(text: str) -> str:
-    """``text`` as the lanes should read it: ligatures spelled out, words a line
-    break splits joined.
+INVISIBLE = frozenset("\u00ad\u200b\u200c\u200d\u2060\ufeff")
+"""Characters that only hint at where a line may break or letters join: the soft
+hyphen (HTML's ``&shy;``, a PDF's hyphenation points), the zero-width space,
+non-joiner and joiner, the word joiner, the zero-width no-break space. Inside a
+word ("mito\\u00adchondrial") they are no boundary; NFKC keeps them."""
 
-    >>> readable("the eﬄux of mito-\\nchondrial ﬁbres")
-    'the efflux of mitochondrial fibres'
+_INVISIBLE = re.compile("[" + "".join(sorted(INVISIBLE)) + "]")
+
+
+def readable(text: str) -> str:
+    """``text`` as the lanes should read it: ligatures spelled out, invisible
+    characters dropped, words a line break splits joined.
+
+    >>> readable("the eﬄux of mito-\\nchondrial ﬁbres, hepato\\u00adcytes")
+    'the efflux of mitochondrial fibres, hepatocytes'
     """
     return join_line_breaks(spell_ligatures(text))
 
 
 def spell_ligatures(text: str) -> str:
-    """``text`` with each typographic ligature replaced by its letters.
+    """``text`` with each typographic ligature replaced by its letters and the
+    invisible characters (``INVISIBLE``) dropped.
 
-    >>> spell_ligatures("ﬁn ﬂow ﬀ"), spell_ligatures("plain")
-    ('fin flow ff', 'plain')
+    >>> spell_ligatures("ﬁn ﬂow ﬀ"), spell_ligatures("plain"), spell_ligatures("a\\u200bb")
+    ('fin flow ff', 'plain', 'ab')
     """
     if text.isascii():  # most texts: no ligature to look for
         return text
-    return _LIGATURE.sub(lambda match: _LIGATURES[match.group()], text)
+    return _INVISIBLE.sub("", _LIGATURE.sub(lambda match: _LIGATURES[match.group()], text))
 
 
 def line_break_hyphens(text: str) -> list[tuple[int, int]]:

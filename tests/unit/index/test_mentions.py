@@ -70,6 +70,15 @@ def test_a_word_a_line_break_splits_names_its_term_over_its_whole_span() -> None
     assert [t.text for t in tokenize("anti-\nBrdU")] == ["anti", "-", "BrdU"]
 
 
+def test_a_soft_hyphen_or_a_zero_width_character_inside_a_word_is_no_boundary() -> None:
+    d = dictionary(("mito", (("mitochondrion", "label"),)), ("hep", (("hepatocyte", "label"),)))
+    text = "a mito\u00adchondrion of hepato\u200bcytes"
+    found = d.find(text)
+    assert [(n, m.text) for n, m in zip(names(found), found, strict=True)] == [
+        ("mito", "mito\u00adchondrion"), ("hep", "hepato\u200bcytes")]
+    assert [(t.text, t.start, t.end) for t in tokenize(text)][1] == ("mitochondrion", 2, 16)
+
+
 def test_derived_forms_match_by_root_and_weigh_less() -> None:
     d = dictionary(("nucleus", (("nucleus", "label"),)), ("embryo", (("embryo", "label"),)),
                    ("gene", (("gene", "label"),)))

@@ -43,7 +43,8 @@ def test_joining_only_ever_drops_a_hyphen_and_the_blanks_after_it(text: str) -> 
     assert len(join_line_breaks(text)) == len(text) - sum(e - s for s, e in spans)
 
 
-def test_ligatures_are_spelled_out_and_nothing_else_changes() -> None:
+def test_ligatures_are_spelled_out_invisible_hints_dropped_and_nothing_else_changes() -> None:
     assert spell_ligatures("eﬄux of ﬁbroblasts, ﬂow, ﬀ, ﬆ") == "efflux of fibroblasts, flow, ff, st"
     assert spell_ligatures("5 µm² at 37 °C, ½") == "5 µm² at 37 °C, ½"  # no other NFKC change
     assert readable("the eﬄux of mito-\nchondrial ﬁbres") == "the efflux of mitochondrial fibres"
+    assert readable("mito\u00adchon\u200bdrial\ufeff") == "mitochondrial"
