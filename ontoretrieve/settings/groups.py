@@ -330,8 +330,8 @@ class WindowSettings(_Group):
     of a PDF should read: a word a line break splits with a hyphen ("mito-\\nchondrial")
     joined, and no window cut inside it (a compound's own hyphen stays), typographic
     ligatures ("ﬁ", "ﬄ") spelled out, soft hyphens and zero-width characters dropped
-    (``index/page_text.py``). The mention lane reads
-    both so in any case. The reference reads the window texts as they stand."""
+    (``index/page_text.py``). The mention lane reads them so in any case. The
+    reference reads the window texts as they stand."""
 
     @model_validator(mode="after")
     def _one_bound(self) -> Self:
