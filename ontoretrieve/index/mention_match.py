@@ -84,7 +84,7 @@ __all__ = [
     "with_sharing",
 ]
 
-MATCH_SCHEME = "mm-9"
+MATCH_SCHEME = "mm-10"
 """Version of the keys made here: part of the names of each version's kept keys and of
 the kept dictionary, so a change rebuilds both from the stored forms (never the forms)."""
 

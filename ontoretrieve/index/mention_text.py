@@ -13,8 +13,9 @@ text's token keys:
   character at a time so that every token keeps its offsets in the original,
   and soft hyphens and zero-width characters are dropped;
 - the *folded* key of a word token is its case-folded Snowball English stem
-  ("Cells" -> ``cell``, "signalling" -> ``signal``); punctuation has no
-  folded key, so "T-cell" and "T cell" agree;
+  ("Cells" -> ``cell``, "signalling" -> ``signal``), Greek letters spelled
+  out first ("TGF-β" -> ``tgf`` ``beta``, as OBO names write it); punctuation
+  has no folded key, so "T-cell" and "T cell" agree;
 - the *exact* key keeps the case (for symbols: ``mV`` is not ``MV``) and the
   punctuation (``m/s``), and drops a plural "s" after a capital or a digit
   ("ESTs" -> ``EST``).
@@ -141,14 +142,28 @@ def _nfkc_with_origin(text: str) -> tuple[str, list[int]]:
     return "".join(parts), origin
 
 
+_GREEK_NAMES = {code: unicodedata.name(chr(code)).rsplit(" ", 1)[-1].lower()
+                .replace("lamda", "lambda")  # Unicode's spelling, not the catalogs'
+                for code in range(0x3B1, 0x3CA) if code != 0x3C2}  # alpha .. omega
+"""The Greek small letters and the English names the catalogs spell them with (case
+folding makes a final sigma a sigma, NFKC the symbol variants of theta, phi and epsilon
+their letters)."""
+
+
 @lru_cache(maxsize=200_000)
 def fold_word(word: str) -> str:
-    """The folded key of one word token: case-folded, then stemmed.
+    """The folded key of one word token: case-folded, Greek letters spelled out as the
+    catalogs write them ("TGFβ" as "TGFbeta", "β" as "beta", "Δ" as "delta"), then
+    stemmed.
 
     >>> [fold_word(w) for w in ["Nuclei", "days", "IS", "signalling"]]
     ['nuclei', 'day', 'is', 'signal']
+    >>> [fold_word(w) for w in ["β", "TGFβ", "κB", "Δ"]]
+    ['beta', 'tgfbeta', 'kappab', 'delta']
     """
     folded = word.casefold()
+    if not folded.isascii():  # a text's Greek letter for an OBO name's "alpha", "beta"
+        folded = folded.translate(_GREEK_NAMES)
     return _STEMMER.stemWord(folded) if folded.isalpha() and len(folded) > 3 else folded
 
 

@@ -79,6 +79,15 @@ def test_a_soft_hyphen_or_a_zero_width_character_inside_a_word_is_no_boundary() 
     assert [(t.text, t.start, t.end) for t in tokenize(text)][1] == ("mitochondrion", 2, 16)
 
 
+def test_a_greek_letter_names_what_a_catalog_spells_out() -> None:
+    d = dictionary(("fao", (("fatty acid beta-oxidation", "label"),)),
+                   ("tgf", (("TGFbeta receptor activity", "related"),)),
+                   ("beta", (("beta cell", "exact"),)), ("mu", (("μm", "symbol"),)))
+    assert names(d.find("fatty acid β-oxidation in \u0392 cells")) == ["fao", "beta"]
+    assert names(d.find("the TGFβ receptor activity")) == ["tgf"]
+    assert names(d.find("5 μm and 5 mum")) == ["mu"]  # a symbol keeps its letter
+
+
 def test_derived_forms_match_by_root_and_weigh_less() -> None:
     d = dictionary(("nucleus", (("nucleus", "label"),)), ("embryo", (("embryo", "label"),)),
                    ("gene", (("gene", "label"),)))
