@@ -39,6 +39,7 @@ import pyoxigraph as ox
 from pydantic import BaseModel
 
 from ontoretrieve.context.model import Context
+from ontoretrieve.index.page_text import readable
 from ontoretrieve.rdf.vocab import NAME_PREDICATES
 
 __all__ = ["TermMatch", "as_csv", "as_sssom", "term_matches"]
@@ -57,7 +58,8 @@ class TermMatch(BaseModel):
     subject_source: str = ""
     """The text's id (a unit's id in ``annotate``), when it has one."""
     subject_label: str
-    """The span's text ("" when only the retrieval lanes found the term)."""
+    """The span's words ("" when only the retrieval lanes found the term): its text with
+    a line-end hyphen inside a word, a ligature or a soft hyphen read as the word."""
     start: int | None
     end: int | None
     """Character offsets of the span in the text (end exclusive)."""
@@ -90,7 +92,8 @@ def term_matches(context: Context, text_id: str = "") -> list[TermMatch]:
             kind = _match_type(mention)
             start, end = _offsets(mention.get("span"))
             found.append(TermMatch(
-                **base, subject_label=str(mention.get("text", "")), start=start, end=end,
+                **base, subject_label=readable(str(mention.get("text", ""))), start=start,
+                end=end,
                 match_type=kind, predicate_id=_predicate(kind),
                 mapping_justification="semapv:SemanticSimilarityThresholdMatching"
                 if kind == "similar" else "semapv:LexicalMatching"))

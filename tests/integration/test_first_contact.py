@@ -176,3 +176,10 @@ def test_term_matches_as_csv_and_sssom(tmp_path: Path, catalog_dir: Path) -> Non
     assert "#curie_map:" in header and table[0][:4] == [
         "subject_id", "subject_label", "predicate_id", "object_id"]
     assert len(table) == len(rows) + 1 and all(len(r) == len(table[0]) for r in table)
+    wrapped = "A sen-\nsor observes an observ-\nable property."  # as a PDF gives it
+    broken = _cli("retrieve", wrapped, "--data-dir", data, "--format", "csv")
+    assert broken.returncode == 0, broken.stderr
+    found = next(r for r in csv.DictReader(io.StringIO(broken.stdout))
+                 if r["object_id"] == "http://example.org/mini#Sensor")
+    assert found["subject_label"] == "sensor"  # the word, read whole
+    assert wrapped[int(found["start"]):int(found["end"])] == "sen-\nsor"  # the text's span
