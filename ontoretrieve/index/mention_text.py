@@ -110,19 +110,22 @@ def _joined_across(tokens: list[Token], breaks: dict[int, int]) -> list[Token]:
 
     >>> [(t.text, t.start, t.end) for t in tokenize("a mito-\\nchondrion")]
     [('a', 0, 1), ('mitochondrion', 2, 17)]
+    >>> [t.text for t in tokenize("apop\\u00ad\\ntosis cell-\\nmediated")]  # a soft hyphen
+    ['apoptosis', 'cell', '-', 'mediated']
     """
     joined: list[Token] = []
     position = 0
     while position < len(tokens):
         token = tokens[position]
-        if (joined and joined[-1].end in breaks and token.text == "-"
-                and token.start == joined[-1].end and position + 1 < len(tokens)
-                and tokens[position + 1].start == breaks[joined[-1].end]):
-            head, tail = joined.pop(), tokens[position + 1]
-            joined.append(Token(head.text + tail.text, head.start, tail.end))
-            position += 2
-            continue
-        joined.append(token)
+        tail_start = breaks.get(joined[-1].end, -1) if joined else -1
+        if tail_start >= 0 and token.start < tail_start and position + 1 < len(tokens):
+            position += 1  # the hyphen's own token (a soft hyphen has none)
+            token = tokens[position]
+        if token.start == tail_start:
+            head = joined.pop()
+            joined.append(Token(head.text + token.text, head.start, token.end))
+        else:
+            joined.append(token)
         position += 1
     return joined
 

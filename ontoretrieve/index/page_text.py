@@ -42,8 +42,10 @@ from functools import lru_cache
 
 __all__ = ["INVISIBLE", "join_line_breaks", "line_break_hyphens", "readable", "spell_ligatures"]
 
-_LINE_END_HYPHEN = re.compile(r"(?<=[^\W\d_])-[^\S\n]*\r?\n\s*(?=[^\W\d_])")
-"""A hyphen after a letter, the end of its line, and the blanks before the next letter."""
+_LINE_END_HYPHEN = re.compile(r"(?<=[^\W\d_])[-\u00ad\u2010\u2011][^\S\n]*\r?\n\s*(?=[^\W\d_])")
+"""A hyphen after a letter (the ASCII one, a soft hyphen as PDF text layers write the
+typesetter's, or the Unicode hyphens), the end of its line, and the blanks before the
+next letter."""
 
 _LANGUAGE = "en"
 
@@ -68,22 +70,24 @@ def readable(text: str) -> str:
     """``text`` as the lanes should read it: ligatures spelled out, invisible
     characters dropped, words a line break splits joined.
 
-    >>> readable("the eﬄux of mito-\\nchondrial ﬁbres, hepato\\u00adcytes")
-    'the efflux of mitochondrial fibres, hepatocytes'
+    >>> readable("the eﬄux of mito-\\nchondrial ﬁbres, hepato\\u00adcytes, apop\\u00ad\\ntosis")
+    'the efflux of mitochondrial fibres, hepatocytes, apoptosis'
     """
-    return join_line_breaks(spell_ligatures(text))
+    if text.isascii():  # most texts: nothing but line breaks to mend
+        return join_line_breaks(text)
+    # A soft hyphen can end a broken line: joined first, dropped where it is left.
+    return _INVISIBLE.sub("", join_line_breaks(spell_ligatures(text)))
 
 
 def spell_ligatures(text: str) -> str:
-    """``text`` with each typographic ligature replaced by its letters and the
-    invisible characters (``INVISIBLE``) dropped.
+    """``text`` with each typographic ligature replaced by its letters.
 
-    >>> spell_ligatures("ﬁn ﬂow ﬀ"), spell_ligatures("plain"), spell_ligatures("a\\u200bb")
-    ('fin flow ff', 'plain', 'ab')
+    >>> spell_ligatures("ﬁn ﬂow ﬀ"), spell_ligatures("plain")
+    ('fin flow ff', 'plain')
     """
     if text.isascii():  # most texts: no ligature to look for
         return text
-    return _INVISIBLE.sub("", _LIGATURE.sub(lambda match: _LIGATURES[match.group()], text))
+    return _LIGATURE.sub(lambda match: _LIGATURES[match.group()], text)
 
 
 def line_break_hyphens(text: str) -> list[tuple[int, int]]:

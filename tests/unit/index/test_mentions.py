@@ -72,6 +72,7 @@ def test_a_word_a_line_break_splits_names_its_term_over_its_whole_span() -> None
 
 def test_a_soft_hyphen_or_a_zero_width_character_inside_a_word_is_no_boundary() -> None:
     d = dictionary(("mito", (("mitochondrion", "label"),)), ("hep", (("hepatocyte", "label"),)))
+    assert names(d.find("a mito\u00ad\nchondrion")) == ["mito"]  # a PDF's line-end soft hyphen
     text = "a mito\u00adchondrion of hepato\u200bcytes"
     found = d.find(text)
     assert [(n, m.text) for n, m in zip(names(found), found, strict=True)] == [

@@ -21,6 +21,12 @@ def test_a_syllable_break_is_joined_whatever_the_line_ending_and_indent() -> Non
     assert join_line_breaks("spermato-\ngenesis") == "spermatogenesis"  # a half no word
 
 
+def test_a_soft_or_unicode_hyphen_at_a_line_end_breaks_a_word_too() -> None:
+    assert join_line_breaks("mito\u00ad\nchondrial") == "mitochondrial"
+    assert join_line_breaks("apop\u2010\ntosis") == "apoptosis"
+    assert readable("hepato\u00ad\r\ncytes") == "hepatocytes"
+
+
 def test_a_compound_keeps_its_hyphen_and_a_name_after_it_keeps_its_case() -> None:
     assert join_line_breaks("cell-\nmediated and self-\nrenewal") == \
         "cell-\nmediated and self-\nrenewal"
