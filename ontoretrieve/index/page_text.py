@@ -9,8 +9,9 @@ text layer often keeps the typesetter's ligatures (U+FB00-FB06: "ﬁ", "ﬂ",
 and "chondrial", that name nothing (or the wrong thing: "chondrial" stems to
 the red alga *Chondrus*), and the dense encoder, which knows no ligature, sees
 "eﬄux" as a word unlike "efflux" (cosine 0.17 with the packaged MiniLM).
-``readable`` undoes both; the mention lane's tokenizer spells ligatures out
-with the rest of NFKC and joins broken words itself, keeping offsets.
+``readable`` undoes all three; the mention lane's tokenizer spells ligatures
+out with the rest of NFKC, drops the invisible characters and joins broken
+words itself, keeping offsets.
 
 A line-end hyphen between two letter runs, the second starting in lower case,
 is read as a break inside one word and dropped, unless the two halves are
@@ -42,10 +43,11 @@ from functools import lru_cache
 
 __all__ = ["INVISIBLE", "join_line_breaks", "line_break_hyphens", "readable", "spell_ligatures"]
 
-_LINE_END_HYPHEN = re.compile(r"(?<=[^\W\d_])[-\u00ad\u2010\u2011][^\S\n]*\r?\n\s*(?=[^\W\d_])")
+_LINE_END_HYPHEN = re.compile(
+    r"(?<=[^\W\d_])[-\u00ad\u2010\u2011][^\S\n]*\r?\n[^\S\n]*(?=[^\W\d_])")
 """A hyphen after a letter (the ASCII one, a soft hyphen as PDF text layers write the
 typesetter's, or the Unicode hyphens), the end of its line, and the blanks before the
-next letter."""
+next line's first letter (a blank line ends a paragraph, not a line)."""
 
 _LANGUAGE = "en"
 

@@ -34,7 +34,8 @@ def test_a_compound_keeps_its_hyphen_and_a_name_after_it_keeps_its_case() -> Non
 
 
 def test_only_a_hyphen_at_a_line_end_between_letters_is_a_break() -> None:
-    for text in ("T-cell", "4-\n15 days", "a -\nb", "mito-\n\n", "-\nchondrial", "deter-"):
+    for text in ("T-cell", "4-\n15 days", "a -\nb", "mito-\n\n", "-\nchondrial", "deter-",
+                 "mito-\n\nchondrial"):  # a blank line ends a paragraph
         assert line_break_hyphens(text) == []
         assert join_line_breaks(text) == text
 
