@@ -4,9 +4,10 @@ A text at ``server.max_text_chars`` built to load one stage: one word repeated
 (every word a mention, every mention inside others' reach), a catalog's
 longest label repeated (long keys, every prefix extended), a real paragraph
 repeated (many windows), a number and a unit symbol repeated, an
-abbreviation defined again and again, and one "word" with no space. Each is
-retrieved once by a warm engine; the seconds per stage say which stage a
-hostile client could make slow. With ``--before DIR`` (an older checkout,
+abbreviation defined again and again, one "word" with no space, and page text
+(every word broken at a line end, one word broken line after line, ligatures
+and soft hyphens everywhere). Each is retrieved once by a warm engine; the
+seconds per stage say which stage a hostile client could make slow. With ``--before DIR`` (an older checkout,
 same venv) the same texts run on that code too, in a process of its own, on
 ``--before-data-dir`` when given (a copy, where its code keeps its own files).
 
@@ -50,7 +51,10 @@ texts = {"one word repeated": filled("cell "),
          "a paragraph repeated": filled(paragraph + " "),
          "a quantity repeated": filled("5 mV "),
          "an abbreviation defined again and again": filled("embryonic stem (ES) cells "),
-         "one word without a space": "a" * limit}
+         "one word without a space": "a" * limit,
+         "every word broken at a line end": filled("mito-\\nchondrial "),
+         "one word broken line after line": filled("ab-\\n"),
+         "ligatures and soft hyphens": filled("e\\ufb04\\u00adux \\u00ad\\n")}
 report = {"limit": limit, "longest_label_words": len(longest.split()), "texts": {}}
 with Engine.open(settings) as engine:
     engine.retrieve("warm up: a cell in 5 mV")
