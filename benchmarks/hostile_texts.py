@@ -7,9 +7,10 @@ repeated (many windows), a number and a unit symbol repeated, an
 abbreviation defined again and again, one "word" with no space, and page text
 (every word broken at a line end, one word broken line after line, ligatures
 and soft hyphens everywhere). Each is retrieved once by a warm engine; the
-seconds per stage say which stage a hostile client could make slow. With ``--before DIR`` (an older checkout,
-same venv) the same texts run on that code too, in a process of its own, on
-``--before-data-dir`` when given (a copy, where its code keeps its own files).
+seconds per stage say which stage a hostile client could make slow. With
+``--before DIR`` (an older checkout, same venv) the same texts run on that code
+too, in a process of its own, on ``--before-data-dir`` when given (a copy,
+where its code keeps its own files).
 
     python benchmarks/hostile_texts.py ../shared/bench/units/craft.jsonl \\
         --data-dir /work/data/bench [--before /tmp/old] [--before-data-dir COPY] \\
