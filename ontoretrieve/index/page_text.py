@@ -18,8 +18,8 @@ is read as a break inside one word and dropped, unless the two halves are
 each a word of general English and together they are none: then the hyphen
 was the text's own ("cell-\\nmediated", "self-\\nrenewal") and stays, and the
 two words stay two tokens as any hyphen makes them. Whether a string is a
-word is read from ``wordfreq``'s English list (the same list as the seed
-confidence's commonness signal), loaded only when a text has such a break.
+word is read from ``wordfreq``'s English list (``commonness``, the seed
+confidence's signal), loaded only when a text has such a break.
 On the CRAFT paragraphs of the dev suite wrapped at 72 columns and
 hyphenated by syllable (``benchmarks/wrapped_units.py``), the rule joins
 99.0 % of the 8,125 breaks inside a word and keeps 77.6 % of the 727 breaks
@@ -39,7 +39,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache
+
+from ontoretrieve.index.commonness import commonness
 
 __all__ = ["INVISIBLE", "join_line_breaks", "line_break_hyphens", "readable", "spell_ligatures"]
 
@@ -48,9 +49,6 @@ _LINE_END_HYPHEN = re.compile(
 """A hyphen after a letter (the ASCII one, a soft hyphen as PDF text layers write the
 typesetter's, or the Unicode hyphens), the end of its line, and the blanks before the
 next line's first letter (a blank line ends a paragraph, not a line)."""
-
-_LANGUAGE = "en"
-
 
 _LIGATURES = {chr(code): unicodedata.normalize("NFKC", chr(code))
               for code in range(0xFB00, 0xFB07)}
@@ -143,14 +141,7 @@ def _letters_after(text: str, start: int) -> str:
     return text[start:end]
 
 
-@lru_cache(maxsize=1 << 14)  # the same words break again and again in a corpus
 def _one_word(head: str, tail: str) -> bool:
-    """Whether ``head`` and ``tail`` are the halves of one word (see the module docstring)."""
-    # Imported on first use: the word list takes about a second to load, which only a
-    # text with a line-end hyphen should pay.
-    from wordfreq import zipf_frequency
-
-    def known(word: str) -> bool:
-        return float(zipf_frequency(word.casefold(), _LANGUAGE)) > 0.0
-
-    return known(head + tail) or not (known(head) and known(tail))
+    """Whether ``head`` and ``tail`` are the halves of one word (see the module docstring):
+    a word ``commonness`` knows, or not two words it knows."""
+    return commonness(head + tail) > 0 or not (commonness(head) > 0 and commonness(tail) > 0)

@@ -44,8 +44,8 @@ from functools import cache
 from typing import Protocol
 
 from ontoretrieve.errors import ConfidenceModelError
+from ontoretrieve.index.commonness import commonness
 from ontoretrieve.index.page_text import readable
-from ontoretrieve.query.commonness import commonness
 from ontoretrieve.query.confidence_trees import packaged_trees
 from ontoretrieve.rdf.vocab import namespace_of
 from ontoretrieve.records import SeedEvidence

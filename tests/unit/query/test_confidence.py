@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from ontoretrieve.query.commonness import commonness
+from ontoretrieve.index.commonness import commonness
 from ontoretrieve.query.confidence import (
     FEATURES,
     WEIGHTS,

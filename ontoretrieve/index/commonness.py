@@ -1,4 +1,5 @@
-"""How common a mention's words are in everyday English: a signal of the seed confidence.
+"""How common a mention's words are in everyday English: a signal of the seed confidence,
+and what tells a word from a non-word where a line break split one (``page_text``).
 
 Pure (a read-only word list). A text names a catalog term with words, and
 how common those words are outside any field says something about whether
