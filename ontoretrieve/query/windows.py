@@ -244,6 +244,8 @@ def _cut_long(text: str, sentences: list[tuple[int, int]], budget: int,
     A stretch without an allowed cut stays whole, even over the budget.
     """
     pieces: list[tuple[int, int]] = []
+    # Each span is a hyphen and a few blanks: their offsets, as a set, cost one lookup a cut.
+    inside_words = {c for s, e in broken_words for c in range(s, e)}
     for start, end in sentences:
         if count(text[start:end]) <= budget:
             pieces.append((start, end))
@@ -251,8 +253,8 @@ def _cut_long(text: str, sentences: list[tuple[int, int]], budget: int,
         cuts = [start + m.start() for m in re.finditer(r"\s+", text[start:end])]
         if measurement_aware:
             cuts = [c for c in cuts if not _inside_measurement(text, c)]
-        if broken_words:
-            cuts = [c for c in cuts if not any(s <= c < e for s, e in broken_words)]
+        if inside_words:
+            cuts = [c for c in cuts if c not in inside_words]
         piece_start, previous = start, None
         for cut in [*cuts, end]:
             if (previous is not None and previous > piece_start
