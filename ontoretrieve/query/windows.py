@@ -192,8 +192,10 @@ def make_windows_with_metrics(
                                   settings.window_stride or settings.window_sentences)
     kept = evenly_sampled(len(spans), settings.max_windows)
     read = readable if settings.mend_page_text else str
-    windows = [Window(i, read(text[spans[k][0]:spans[k][1]]), spans[k][0], spans[k][1])
-               for i, k in enumerate(kept)]
+    read_spans = [(read(text[spans[k][0]:spans[k][1]]), *spans[k]) for k in kept]
+    # A span of invisible characters alone (a stray soft hyphen) reads as nothing: no window.
+    windows = [Window(i, words, start, end) for i, (words, start, end)
+               in enumerate(r for r in read_spans if r[0].strip())]
     truncated = 0
     if count_tokens is not None and sequence_limit is not None:
         truncated = sum(count_tokens(w.text) > sequence_limit for w in windows)

@@ -65,6 +65,7 @@ def test_windows_read_page_text_as_its_words_and_never_cut_inside_a_broken_word(
     assert not any(w.text.rstrip().endswith("-") for w in cut)
     assert "mitochondrial" in {word for w in cut for word in w.text.split()}
     assert "hepatocytes" in {word for w in cut for word in w.text.split()}
+    assert make_windows("\u00ad \u200b", WindowSettings()) == []  # invisible alone: nothing
 
 
 def test_without_a_tokenizer_tokens_are_approximated_and_said_so() -> None:
