@@ -54,6 +54,7 @@ from ontoretrieve.index.mention_text import (
     greek_roots,
     is_stopword_phrase,
     latin_nouns,
+    may_be_noun,
     may_derive,
     root_word,
     tokenize,
@@ -78,13 +79,14 @@ __all__ = [
     "abbreviations",
     "elliptic_keys",
     "form_keys",
+    "genus_dropped_keys",
     "keyed_forms",
     "root_key",
     "term_keys",
     "with_sharing",
 ]
 
-MATCH_SCHEME = "mm-10"
+MATCH_SCHEME = "mm-11"
 """Version of the keys made here: part of the names of each version's kept keys and of
 the kept dictionary, so a change rebuilds both from the stored forms (never the forms)."""
 
@@ -158,6 +160,12 @@ class Mention:
     @property
     def words(self) -> int:
         return len(self.key.split())
+
+    @property
+    def genus_dropped(self) -> bool:
+        """A name said without its ontology's genus ("BMP signaling" for *BMP signaling
+        pathway*: ``genus_dropped_keys``), the elliptic forms of two words or more."""
+        return self.kind == _ELLIPTIC and self.words > 1
 
     @property
     def strength(self) -> float:
@@ -283,15 +291,15 @@ _NAMING_KINDS = frozenset({FormKind.LABEL.value, FormKind.EXACT.value})
 
 def keyed_forms(terms: Sequence[TermForms]) -> list[KeyedForm]:
     """Each form of each term under the keys it is matched by, in the order a
-    dictionary build takes them, then the version's elliptic keys (pure; no
-    version in it).
+    dictionary build takes them, then the version's elliptic keys (``elliptic_keys``,
+    ``genus_dropped_keys``; pure, no version in it).
 
     >>> forms = (("nuclear", "label"), ("mV", "symbol"))
     >>> [k[:2] for k in keyed_forms([TermForms("http://x/t", forms)])]
     [('folded', ' nuclear '), ('root', ' nucle '), ('exact', ' mV ')]
     """
     found = term_keys(terms)
-    return found + elliptic_keys(found)
+    return found + elliptic_keys(found) + genus_dropped_keys(found)
 
 
 def term_keys(terms: Sequence[TermForms]) -> list[KeyedForm]:
@@ -453,6 +461,60 @@ def elliptic_keys(keyed: Sequence[KeyedForm]) -> list[KeyedForm]:
             for word in shortened.get(key, ())]
 
 
+GENUS_MIN_NAMES = 10
+"""A last word ends this many names of an ontology version, of two words or more, before
+names said without it ("pathway": *BMP signaling pathway* is "BMP signaling")."""
+
+
+def genus_dropped_keys(keyed: Sequence[KeyedForm]) -> list[KeyedForm]:
+    """Names said without the last word their ontology ends many names with, as weak keys.
+
+    An ontology that ends many names with one word, its genus ("X signaling pathway",
+    "X tissue"), names the species by the words before it, and texts say those words
+    alone: "BMP signaling" for *BMP signaling pathway*, "smooth muscle" for *smooth
+    muscle tissue*. A name whose last word ends ``GENUS_MIN_NAMES`` or more names of the
+    version (labels and exact synonyms) gives the words before it as a key of kind
+    ``elliptic`` when they are two words or more (one word alone is mostly a modifier
+    shared by hundreds of names, "dorsal", "primary"), name nothing in the version, are
+    what one term's names alone leave, and end in a word that may be a noun (*mesoderm
+    derived tissue* is not said "mesoderm derived": ``may_be_noun``). The genus is the
+    ontology's, so the text need not say it (``_cohesion``).
+
+    >>> names = [f"{w} signaling pathway" for w in "abcdefghij"] + ["BMP signaling pathway"]
+    >>> keyed = [("folded", form_keys(n, "label")[1], f"x:{i}", n, "label")
+    ...          for i, n in enumerate(names)]
+    >>> [(k[1], k[3]) for k in genus_dropped_keys(keyed)][-1]
+    (' bmp signal ', 'BMP signaling pathway')
+    >>> genus_dropped_keys(keyed[-1:])  # one name ends with "pathway": no genus
+    []
+    """
+    named: dict[str, list[tuple[str, str]]] = {}
+    every_key: set[str] = set()
+    for which, key, iri, form, kind in keyed:
+        if which != "folded":
+            continue
+        every_key.add(key)
+        if kind in _NAMING_KINDS and key.count(" ") >= 3:  # " a b ": two words or more
+            named.setdefault(key, []).append((iri, form))
+    genera = Counter(key.split()[-1] for key in named)
+    by_shorter: dict[str, list[KeyedForm]] = {}
+    for key, holders in named.items():
+        words = key.split()
+        if len(words) < 3 or genera[words[-1]] < GENUS_MIN_NAMES:
+            continue
+        shorter = f" {' '.join(words[:-1])} "
+        if shorter in every_key:
+            continue
+        for iri, form in holders:
+            said = [t.text for t in tokenize(form) if t.is_word]
+            if len(said) == len(words) and may_be_noun(said[-2]):
+                by_shorter.setdefault(shorter, []).append(
+                    ("folded", shorter, iri, form, FormKind.ELLIPTIC.value))
+    # Words that stay when several genera go ("smooth muscle" of *smooth muscle
+    # contraction*, *... hypertrophy*, *... adaptation*) are no name of any one of them.
+    return [k for keys in by_shorter.values() if len({k[2] for k in keys}) == 1 for k in keys]
+
+
 class MentionDictionary:
     """The key tables over the forms of a set of ontology versions."""
 
@@ -593,7 +655,8 @@ def _cohesion(mentions: list[Mention], tokens: Sequence[Token]) -> list[Mention]
     if all(m.kind != FormKind.ELLIPTIC.value for m in mentions):
         return mentions
     words = {fold_word(t.text) for t in tokens if t.is_word}
-    return [m if m.kind != FormKind.ELLIPTIC.value or _name_words(m.form) <= words
+    return [m if m.kind != FormKind.ELLIPTIC.value or m.genus_dropped
+            or _name_words(m.form) <= words
             else dataclasses.replace(m, cohesive=False) for m in mentions]
 
 

@@ -301,6 +301,23 @@ def agent_verb_forms(noun: str) -> tuple[str, ...]:
     return tuple(sorted(forms))
 
 
+@lru_cache(maxsize=50_000)
+def may_be_noun(word: str) -> bool:
+    """Whether a word may be a noun: English's lexicon (LemmInflect's) knows it as one, or
+    knows it not at all (names, symbols, Latin: "BMP", "vagus"); "predicted", "spicy"
+    and "metabolic" are only verbs or adjectives there.
+
+    >>> [may_be_noun(w) for w in ["signaling", "muscle", "BMP", "predicted", "spicy"]]
+    [True, True, True, False, False]
+    """
+    if not word.isalpha() or len(word) < 3 or word.casefold() in STOPWORDS:
+        return False
+    from lemminflect import getAllLemmas  # its lexicon loads on first use (0.2 s)
+
+    readings = getAllLemmas(word.casefold())
+    return not readings or "NOUN" in readings or "PROPN" in readings
+
+
 _DERIVED_ENDINGS = ("al", "ar", "ic", "ian", "ine", "ary", "ory", "ous", "i", "ae", "ia")
 """Endings of relational adjectives (nuclear, retinal, embryonic, mammalian, murine,
 biliary, olfactory, fibrous) and of Latin and Greek plurals (nuclei, vertebrae,

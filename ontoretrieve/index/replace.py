@@ -35,7 +35,12 @@ from ontoretrieve.index.atomize import (
 )
 from ontoretrieve.index.delta import VersionDelta, affected_terms
 from ontoretrieve.index.mention_forms import FormKind, TermForms, term_forms
-from ontoretrieve.index.mention_match import KeyedForm, elliptic_keys, term_keys
+from ontoretrieve.index.mention_match import (
+    KeyedForm,
+    elliptic_keys,
+    genus_dropped_keys,
+    term_keys,
+)
 from ontoretrieve.index.payload import to_payload
 from ontoretrieve.index.state import IndexedOntology
 from ontoretrieve.rdf import sparql
@@ -192,7 +197,7 @@ def _merged_keys(base: Sequence[KeyedForm], forms: Sequence[TermForms], redone: 
     found: list[KeyedForm] = []
     for term in forms:
         found += term_keys([fresh[term.iri]]) if term.iri in fresh else by_term[term.iri]
-    return found + elliptic_keys(found)
+    return found + elliptic_keys(found) + genus_dropped_keys(found)
 
 
 def read_neighbourhood(store: TripleStore, graphs: Sequence[str], terms: Sequence[str],

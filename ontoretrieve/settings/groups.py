@@ -480,8 +480,10 @@ class MentionSettings(_Group):
     fuses with what the other lanes say; 1 keeps the term as strongly named and only
     orders it after the terms that fit."""
     elliptic: bool = True
-    """Words that stand for a two-word name owning them in its ontology ("expression" for
-    *gene expression*) name that term, weakly (False: only the terms' own forms)."""
+    """Shortened names name their term, weakly: a word standing for a two-word name owning
+    it in its ontology ("expression" for *gene expression*), and a name said without the
+    genus its ontology ends many names with ("BMP signaling" for *BMP signaling
+    pathway*). False: only the terms' own forms."""
     elliptic_cohesion: Literal["required", "weighed"] = "weighed"
     """An elliptic form in a text that never uses the name's other word ("expression"
     where no word is "gene"): "weighed" keeps it, flagged ``cohesive: false`` in the
@@ -489,8 +491,9 @@ class MentionSettings(_Group):
     as a rule, the behaviour before session 23)."""
     sense_forms: SenseForms = SenseForms.NAMES_FIRST
     """Whether sense choice weighs how the span names each term: "names_first" keeps
-    the terms a span names by a name (a label, an exact synonym, a symbol, an elliptic
-    form...) before those it names by a related, broad or narrow synonym ("eye" names
+    the terms a span names by one of their own names (a label, an exact synonym, a
+    symbol...) first, then those it names by a shortened name (an elliptic form), then
+    those it names by a related, broad or narrow synonym ("eye" names
     the eye, not the eyeball whose related synonym it is); "names_only" also outranks
     every such synonym then; "fit": the cosine alone (before session 26)."""
     senses_after_numbers: bool = False

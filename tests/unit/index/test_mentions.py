@@ -437,6 +437,45 @@ def test_an_update_derives_the_elliptic_keys_again() -> None:
     assert (" gene ", X + "expr") in {(k[1], k[2]) for k in merged if k[4] == "elliptic"}
 
 
+SPECIES = ["Notch", "Hedgehog", "insulin receptor", "ERBB", "TOR", "JAK-STAT", "Ras protein",
+           "integrin-mediated", "BMP", "canonical Wnt"]
+PATHWAYS = (
+    *((f"p{i}", ((f"{name} signaling pathway", "label"),)) for i, name in enumerate(SPECIES)),
+    ("wnt", (("Wnt signaling pathway", "label"),)),
+    ("tor", (("TOR signaling", "exact"),)),  # a name of its own: keeps its own term
+    ("gp", (("glycolytic process", "label"),)), ("lmp", (("lipid metabolic process", "label"),)))
+
+
+def test_a_name_is_said_without_the_genus_its_ontology_ends_many_names_with() -> None:
+    d = dictionary(*PATHWAYS)
+    text = "BMP signaling and canonical Wnt signaling; TOR signaling; glycolytic flux"
+    found = [(m.text, m.iri.removeprefix(X), m.kind, m.cohesive) for m in d.find(text)
+             if not m.contained]
+    # "pathway" ends eleven names, so each says its species without it, though the text
+    # never says "pathway"; "TOR signaling" names its own term; "process" ends two names.
+    assert found == [("BMP signaling", "p8", "elliptic", True),
+                     ("canonical Wnt signaling", "p9", "elliptic", True),
+                     ("TOR signaling", "tor", "exact", True)]
+
+
+def test_a_genus_is_dropped_only_before_a_noun_phrase_one_name_leaves() -> None:
+    genus = tuple((f"t{i}", ((f"{name} tissue", "label"),)) for i, name in enumerate(
+        ["bone", "fat", "cartilage", "nerve", "lymphoid", "mucosal", "connective", "glial",
+         "neural", "vascular"]))
+    d = dictionary(*genus, ("a", (("smooth muscle tissue", "label"),)),
+                   ("b", (("mesoderm derived tissue", "label"),)),
+                   ("c", (("retinal pigment tissue", "label"),)),
+                   ("d", (("retinal pigment tissue", "exact"),)))
+    keyed = keyed_forms([TermForms(X + iri, forms) for iri, forms in
+                         (*genus, ("a", (("smooth muscle tissue", "label"),)),
+                          ("b", (("mesoderm derived tissue", "label"),)))])
+    dropped = {k[1]: k[2].removeprefix(X) for k in keyed if k[4] == "elliptic"}
+    # One word is no species ("bone"); "mesoderm derived" ends in no noun.
+    assert dropped == {" smooth muscl ": "a"}
+    # Two terms leave "retinal pigment" once the genus goes: it names neither.
+    assert [m.iri for m in d.find("retinal pigment") if not m.contained] == []
+
+
 def folded_words(text: str) -> list[str]:
     return [t.text for t in tokenize(text) if t.is_word]
 
