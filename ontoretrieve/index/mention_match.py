@@ -86,7 +86,7 @@ __all__ = [
     "with_sharing",
 ]
 
-MATCH_SCHEME = "mm-11"
+MATCH_SCHEME = "mm-12"
 """Version of the keys made here: part of the names of each version's kept keys and of
 the kept dictionary, so a change rebuilds both from the stored forms (never the forms)."""
 
@@ -488,13 +488,16 @@ def genus_dropped_keys(keyed: Sequence[KeyedForm]) -> list[KeyedForm]:
     >>> genus_dropped_keys(keyed[-1:])  # one name ends with "pathway": no genus
     []
     """
+    units = {iri for which, _, iri, _, _ in keyed if which == UNIT_MARK}
     named: dict[str, list[tuple[str, str]]] = {}
     every_key: set[str] = set()
     for which, key, iri, form, kind in keyed:
         if which != "folded":
             continue
         every_key.add(key)
-        if kind in _NAMING_KINDS and key.count(" ") >= 3:  # " a b ": two words or more
+        # A unit's name is a product or quotient of units ("ampere hour per degree
+        # Celsius"), not a species of its last word.
+        if kind in _NAMING_KINDS and key.count(" ") >= 3 and iri not in units:
             named.setdefault(key, []).append((iri, form))
     genera = Counter(key.split()[-1] for key in named)
     by_shorter: dict[str, list[KeyedForm]] = {}

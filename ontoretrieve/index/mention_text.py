@@ -38,6 +38,7 @@ from functools import lru_cache
 
 import Stemmer
 
+from ontoretrieve.index.commonness import commonness
 from ontoretrieve.index.page_text import INVISIBLE, line_break_hyphens
 
 __all__ = [
@@ -303,19 +304,29 @@ def agent_verb_forms(noun: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=50_000)
 def may_be_noun(word: str) -> bool:
-    """Whether a word may be a noun: English's lexicon (LemmInflect's) knows it as one, or
-    knows it not at all (names, symbols, Latin: "BMP", "vagus"); "predicted", "spicy"
-    and "metabolic" are only verbs or adjectives there.
+    """Whether a word may be a noun: English's lexicon (LemmInflect's, of nouns, verbs,
+    adjectives and adverbs) knows it as one, or knows it not at all and it is rare in
+    everyday English (names, symbols, Latin: "BMP", "vagus"). "predicted", "spicy" and
+    "metabolic" are only verbs or adjectives there; an everyday word the lexicon does not
+    hold is a function word ("per", "via", "during": ``FUNCTION_WORD_COMMONNESS``).
 
-    >>> [may_be_noun(w) for w in ["signaling", "muscle", "BMP", "predicted", "spicy"]]
-    [True, True, True, False, False]
+    >>> [may_be_noun(w) for w in ["signaling", "muscle", "BMP", "predicted", "spicy", "per"]]
+    [True, True, True, False, False, False]
     """
     if not word.isalpha() or len(word) < 3 or word.casefold() in STOPWORDS:
         return False
     from lemminflect import getAllLemmas  # its lexicon loads on first use (0.2 s)
 
     readings = getAllLemmas(word.casefold())
-    return not readings or "NOUN" in readings or "PROPN" in readings
+    if not readings:
+        return commonness(word) < FUNCTION_WORD_COMMONNESS
+    return "NOUN" in readings or "PROPN" in readings
+
+
+FUNCTION_WORD_COMMONNESS = 4.0
+"""Zipf frequency from which a word English's open-class lexicon does not hold is a
+function word ("per" 5.4, "via" 5.0, "toward" 4.7), not a name ("BMP" 2.7, "vagus" 2.4,
+"kinase" 3.3)."""
 
 
 _DERIVED_ENDINGS = ("al", "ar", "ic", "ian", "ine", "ary", "ory", "ous", "i", "ae", "ia")

@@ -458,6 +458,33 @@ def test_a_name_is_said_without_the_genus_its_ontology_ends_many_names_with() ->
                      ("TOR signaling", "tor", "exact", True)]
 
 
+def test_a_units_name_has_no_genus_and_a_function_word_ends_no_species() -> None:
+    units = [TermForms(X + f"u{i}", ((f"{n} per kilogram", "label"),), True) for i, n in
+             enumerate(["joule", "watt", "mole", "ampere hour", "coulomb", "gray hour",
+                        "litre", "metre", "newton metre", "becquerel"])]
+    # Ten unit names end with "kilogram": quotients of units, none a kind of kilogram.
+    assert [k for k in keyed_forms(units) if k[4] == "elliptic"] == []
+    classes = [TermForms(X + t.iri.removeprefix(X), t.forms) for t in units]
+    # As class names they would have a genus; but "per" is no noun ending a species.
+    assert [k for k in keyed_forms(classes) if k[4] == "elliptic"] == []
+    assert [k[1] for k in keyed_forms([*classes, TermForms(X + "w", (
+        ("water molecule kilogram", "label"),))]) if k[4] == "elliptic"] == [" water molecul "]
+
+
+def test_an_update_that_makes_a_genus_derives_its_shortened_names_for_every_term() -> None:
+    from ontoretrieve.index.replace import _merged_keys
+
+    before = [TermForms(X + iri, forms) for iri, forms in PATHWAYS if iri not in {"p0", "wnt"}]
+    # Nine names end with "pathway": no genus. An edit renames one more term so; then
+    # every name ending with it is said without it, though one term was normalized again.
+    after = [TermForms(X + "gp", (("Notch signaling pathway", "label"),)) if t.iri == X + "gp"
+             else t for t in before]
+    assert not [k for k in keyed_forms(before) if k[1] == " bmp signal "]
+    merged = _merged_keys(keyed_forms(before), after, {X + "gp"})
+    assert sorted(merged) == sorted(keyed_forms(after))
+    assert (" bmp signal ", X + "p8") in {(k[1], k[2]) for k in merged if k[4] == "elliptic"}
+
+
 def test_a_genus_is_dropped_only_before_a_noun_phrase_one_name_leaves() -> None:
     genus = tuple((f"t{i}", ((f"{name} tissue", "label"),)) for i, name in enumerate(
         ["bone", "fat", "cartilage", "nerve", "lymphoid", "mucosal", "connective", "glial",
