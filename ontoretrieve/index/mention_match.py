@@ -471,14 +471,16 @@ def genus_dropped_keys(keyed: Sequence[KeyedForm]) -> list[KeyedForm]:
 
     An ontology that ends many names with one word, its genus ("X signaling pathway",
     "X tissue"), names the species by the words before it, and texts say those words
-    alone: "BMP signaling" for *BMP signaling pathway*, "smooth muscle" for *smooth
-    muscle tissue*. A name whose last word ends ``GENUS_MIN_NAMES`` or more names of the
-    version (labels and exact synonyms) gives the words before it as a key of kind
+    alone: "BMP signaling" for *BMP signaling pathway*, "mineralized cartilage" for
+    *mineralized cartilage tissue*. A name whose last word ends ``GENUS_MIN_NAMES`` or
+    more names of the version (labels and exact synonyms; no unit's: a unit's name is a
+    product or quotient of units) gives the words before it as a key of kind
     ``elliptic`` when they are two words or more (one word alone is mostly a modifier
     shared by hundreds of names, "dorsal", "primary"), name nothing in the version, are
     what one term's names alone leave, and end in a word that may be a noun (*mesoderm
     derived tissue* is not said "mesoderm derived": ``may_be_noun``). The genus is the
-    ontology's, so the text need not say it (``_cohesion``).
+    ontology's, so the text need not say it (``_cohesion``), and a span another
+    ontology names outright is not read so (``_outright_first``).
 
     >>> names = [f"{w} signaling pathway" for w in "abcdefghij"] + ["BMP signaling pathway"]
     >>> keyed = [("folded", form_keys(n, "label")[1], f"x:{i}", n, "label")
@@ -589,6 +591,7 @@ class MentionDictionary:
         found += self._scan("folded", _folded_stream(tokens, aliases), tokens, text,
                             folded=True)
         found += self._scan("exact", _exact_stream(tokens), tokens, text, folded=False)
+        found = _outright_first(found)
         named = {(m.iri, m.start, m.end) for m in found}
         found += _new_readings(self._scan("root", _root_stream(tokens), tokens, text,
                                           folded=True, derived=True), named)
@@ -628,6 +631,25 @@ class MentionDictionary:
                                         exact_case, shared, after_number=after_number,
                                         derived=derived))
         return mentions
+
+
+def _outright_first(mentions: list[Mention]) -> list[Mention]:
+    """The mentions but those naming a term without its genus on a span some term has as
+    a name of its own: "spinal cord" names the spinal cord (UBERON), not *spinal cord
+    interneuron* (CL, whose genus is "interneuron"); "hair cells" names the hair cell,
+    not *hair cell differentiation*. The genus is dropped per ontology
+    (``genus_dropped_keys``); whether the words are another term's name is known only
+    over the whole catalog, here.
+
+    >>> m = lambda iri, kind: Mention(iri, "h", 0, 11, "spinal cord", "x", " spinal cord ",
+    ...                               kind, True, 1)
+    >>> [x.iri for x in _outright_first([m("x:cord", "label"), m("x:interneuron", "elliptic")])]
+    ['x:cord']
+    >>> [x.iri for x in _outright_first([m("x:interneuron", "elliptic")])]
+    ['x:interneuron']
+    """
+    outright = {(m.start, m.end) for m in mentions if m.kind != _ELLIPTIC}
+    return [m for m in mentions if not (m.genus_dropped and (m.start, m.end) in outright)]
 
 
 def _new_readings(mentions: list[Mention], named: set[tuple[str, int, int]]) -> list[Mention]:

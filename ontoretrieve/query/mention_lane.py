@@ -70,18 +70,6 @@ def units_after_numbers(mentions: Sequence[Mention], units: Collection[PayloadKe
             or (m.iri, m.ontology_hash) in units]
 
 
-_BY_A_NAME, _WITHOUT_GENUS, _LOOSELY = 0, 1, 2
-"""How a span names a term, surest first: by a name (its own, or a word its ontology
-reads as one: ``elliptic``), by a name without its ontology's genus (``genus_dropped``),
-by a loose synonym (``LOOSE_KINDS``)."""
-
-
-def _how_named(mention: Mention) -> int:
-    if mention.kind in LOOSE_KINDS:
-        return _LOOSELY
-    return _WITHOUT_GENUS if mention.genus_dropped else _BY_A_NAME
-
-
 def pick_senses(mentions: Sequence[Mention], windows: Sequence[Window],
                 window_vectors: Sequence[DenseVector],
                 term_vectors: Mapping[str, DenseVector], keep: int,
@@ -95,11 +83,9 @@ def pick_senses(mentions: Sequence[Mention], windows: Sequence[Window],
     not outranked by them: the confidence order weighs it apart.
 
     ``by_form`` weighs how the span names each term (``mentions.sense_forms``): with
-    ``names_first`` the terms it names by a name come first, then those it names by a
-    name without its ontology's genus ("smooth muscle" names *smooth muscle tissue*, and
-    *smooth muscle cell* without "cell"), then those it names by a loose synonym
-    (``LOOSE_KINDS``), the nearest first within each; with ``names_only`` a loose
-    synonym is outranked whenever the span names some term by a name.
+    ``names_first`` the terms it names by a name come before those it names by a loose
+    synonym (``LOOSE_KINDS``), the nearest first within each; with ``names_only`` a
+    loose synonym is outranked whenever the span names some term by a name.
 
     >>> from ontoretrieve.index.mention_match import Mention
     >>> ms = [Mention(i, "h", 0, 6, "states", "state", "state", "label", True, 2)
@@ -123,11 +109,11 @@ def pick_senses(mentions: Sequence[Mention], windows: Sequence[Window],
     """
     if keep <= 0 or not windows:
         return list(mentions)
-    groups: dict[tuple[int, int, str], dict[str, int]] = {}  # span -> term -> how named
+    groups: dict[tuple[int, int, str], dict[str, bool]] = {}  # span -> term -> by a name
     for m in mentions:
         if (after_numbers or not m.after_number) and m.cohesive:
             named = groups.setdefault((m.start, m.end, m.key), {})
-            named[m.iri] = min(named.get(m.iri, _LOOSELY), _how_named(m))
+            named[m.iri] = named.get(m.iri, False) or m.kind not in LOOSE_KINDS
     outranked: set[tuple[int, int, str, str]] = set()
     for (start, end, key), named in groups.items():
         scored = [i for i in named if i in term_vectors]
@@ -137,12 +123,12 @@ def pick_senses(mentions: Sequence[Mention], windows: Sequence[Window],
         by_name = by_form is not SenseForms.FIT
         # Equal fits (terms with one text in several ontologies) rank by IRI, never by
         # the set's order, which changes from process to process.
-        near = sorted(scored, key=lambda i: (named[i] if by_name else 0,
+        near = sorted(scored, key=lambda i: (by_name and not named[i],
                                              -float(np.dot(window_vectors[window],
                                                            term_vectors[i])), i))
         kept = near[:keep]
-        if by_form is SenseForms.NAMES_ONLY and named[near[0]] < _LOOSELY:
-            kept = [i for i in kept if named[i] < _LOOSELY]
+        if by_form is SenseForms.NAMES_ONLY and named[near[0]]:
+            kept = [i for i in kept if named[i]]
         outranked |= {(start, end, key, iri) for iri in scored if iri not in kept}
     return [replace(m, outranked=True) if (m.start, m.end, m.key, m.iri) in outranked else m
             for m in mentions]

@@ -491,9 +491,8 @@ class MentionSettings(_Group):
     as a rule, the behaviour before session 23)."""
     sense_forms: SenseForms = SenseForms.NAMES_FIRST
     """Whether sense choice weighs how the span names each term: "names_first" keeps
-    the terms a span names by one of their own names (a label, an exact synonym, a
-    symbol...) first, then those it names by a shortened name (an elliptic form), then
-    those it names by a related, broad or narrow synonym ("eye" names
+    the terms a span names by a name (a label, an exact synonym, a symbol, an elliptic
+    form...) before those it names by a related, broad or narrow synonym ("eye" names
     the eye, not the eyeball whose related synonym it is); "names_only" also outranks
     every such synonym then; "fit": the cosine alone (before session 26)."""
     senses_after_numbers: bool = False

@@ -471,6 +471,20 @@ def test_a_units_name_has_no_genus_and_a_function_word_ends_no_species() -> None
         ("water molecule kilogram", "label"),))]) if k[4] == "elliptic"] == [" water molecul "]
 
 
+def test_a_span_another_ontology_names_is_not_read_without_a_genus() -> None:
+    cells = [TermForms(X + f"c{i}", ((f"{n} interneuron", "label"),)) for i, n in enumerate(
+        ["spinal cord", "retinal amacrine", "cortical basket", "hippocampal chandelier",
+         "cerebellar Golgi", "olfactory bulb", "striatal cholinergic", "thalamic relay",
+         "dorsal horn", "brainstem reticular"])]
+    d = MentionDictionary.build([("anatomy", [TermForms(X + "cord", (("spinal cord", "label"),))]),
+                                 ("cells", cells)])
+    text = "the spinal cord and retinal amacrine cells"
+    # "spinal cord" is the anatomy's name: no interneuron; "retinal amacrine" names
+    # nothing of its own: the interneuron, its genus dropped.
+    assert [(m.text, m.iri.removeprefix(X), m.kind) for m in d.find(text)] == [
+        ("spinal cord", "cord", "label"), ("retinal amacrine", "c1", "elliptic")]
+
+
 def test_an_update_that_makes_a_genus_derives_its_shortened_names_for_every_term() -> None:
     from ontoretrieve.index.replace import _merged_keys
 

@@ -74,28 +74,6 @@ def test_names_only_outranks_every_looser_form_when_a_name_is_there() -> None:
     assert _kept(SenseForms.NAMES_ONLY, keep=2) == ["x:eye"]
 
 
-def test_names_first_keeps_a_term_named_by_its_own_name_before_a_shortened_one() -> None:
-    # "smooth muscle" is a name of smooth muscle tissue and a shortening of smooth muscle
-    # cell (its ontology's genus "cell" dropped); the passage is nearer the cell.
-    mentions = [Mention("x:tissue", "h1", 0, 13, "smooth muscle", "smooth muscle",
-                        " smooth muscl ", "exact", True, 2),
-                Mention("x:cell", "h2", 0, 13, "smooth muscle", "smooth muscle cell",
-                        " smooth muscl ", "elliptic", True, 2),
-                Mention("x:organ", "h3", 0, 13, "smooth muscle", "smooth muscle",
-                        " smooth muscl ", "related", True, 2)]
-    vectors = {"x:tissue": np.array([0.0, 1.0]), "x:cell": np.array([1.0, 0.0]),
-               "x:organ": np.array([0.9, 0.1])}
-
-    def kept(by_form: SenseForms, keep: int) -> list[str]:
-        picked = pick_senses(mentions, [Window(0, "smooth muscle", 0, 13)],
-                             [np.array([1.0, 0.0])], vectors, keep=keep, by_form=by_form)
-        return [m.iri for m in picked if not m.outranked]
-
-    assert kept(SenseForms.NAMES_FIRST, keep=1) == ["x:tissue"]
-    assert kept(SenseForms.NAMES_FIRST, keep=2) == ["x:tissue", "x:cell"]
-    assert kept(SenseForms.FIT, keep=1) == ["x:cell"]
-
-
 def test_among_looser_forms_alone_the_fit_still_chooses() -> None:
     mentions, vectors = _eye_span()
     loose = [m for m in mentions if m.kind != "label"] + [
