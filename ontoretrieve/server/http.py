@@ -19,6 +19,7 @@ traceback. The OpenAPI schema is at ``/openapi.json``, the docs at ``/docs``.
 
 import functools
 import logging
+import threading
 from collections.abc import Callable, Sequence
 from importlib.metadata import version
 from typing import Annotated, Any, Literal, TypeVar
@@ -358,12 +359,24 @@ class _Api:
     async def write(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run a write (upload, apply, rollback) in a worker thread. A thread cannot be
         stopped half-way, so past ``server.write_timeout_seconds`` the answer is a 504
-        that says the write goes on and will be applied, never a silent success."""
+        that says the write goes on and will be applied, never a silent success; if it
+        fails after that answer, the failure goes to the server's log (no one is left to
+        tell)."""
+        answered = threading.Event()
+
+        def run() -> T:
+            try:
+                return function(*args, **kwargs)
+            except Exception:
+                if answered.is_set():
+                    log.exception("a write answered 504 (write_in_progress) failed afterwards")
+                raise
+
         try:
             with anyio.fail_after(self.settings.write_timeout_seconds):
-                return await anyio.to_thread.run_sync(
-                    functools.partial(function, *args, **kwargs), abandon_on_cancel=True)
+                return await anyio.to_thread.run_sync(run, abandon_on_cancel=True)
         except TimeoutError:
+            answered.set()
             raise ApiError(504, "write_in_progress", (
                 f"the write was not finished after server.write_timeout_seconds = "
                 f"{self.settings.write_timeout_seconds:g} s; it goes on and will be applied: "
