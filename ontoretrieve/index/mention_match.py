@@ -82,6 +82,7 @@ __all__ = [
     "genus_dropped_keys",
     "keyed_forms",
     "root_key",
+    "shortened_keys",
     "term_keys",
     "with_sharing",
 ]
@@ -291,15 +292,25 @@ _NAMING_KINDS = frozenset({FormKind.LABEL.value, FormKind.EXACT.value})
 
 def keyed_forms(terms: Sequence[TermForms]) -> list[KeyedForm]:
     """Each form of each term under the keys it is matched by, in the order a
-    dictionary build takes them, then the version's elliptic keys (``elliptic_keys``,
-    ``genus_dropped_keys``; pure, no version in it).
+    dictionary build takes them, then the version's keys for shortened names
+    (``shortened_keys``; pure, no version in it).
 
     >>> forms = (("nuclear", "label"), ("mV", "symbol"))
     >>> [k[:2] for k in keyed_forms([TermForms("http://x/t", forms)])]
     [('folded', ' nuclear '), ('root', ' nucle '), ('exact', ' mV ')]
     """
     found = term_keys(terms)
-    return found + elliptic_keys(found) + genus_dropped_keys(found)
+    return found + shortened_keys(found)
+
+
+def shortened_keys(keyed: Sequence[KeyedForm]) -> list[KeyedForm]:
+    """The version's keys for shortened names, read off its own keys (``elliptic_keys``,
+    ``genus_dropped_keys``): derived again whenever the version's keys change.
+
+    >>> shortened_keys([])
+    []
+    """
+    return elliptic_keys(keyed) + genus_dropped_keys(keyed)
 
 
 def term_keys(terms: Sequence[TermForms]) -> list[KeyedForm]:

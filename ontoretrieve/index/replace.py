@@ -35,12 +35,7 @@ from ontoretrieve.index.atomize import (
 )
 from ontoretrieve.index.delta import VersionDelta, affected_terms
 from ontoretrieve.index.mention_forms import FormKind, TermForms, term_forms
-from ontoretrieve.index.mention_match import (
-    KeyedForm,
-    elliptic_keys,
-    genus_dropped_keys,
-    term_keys,
-)
+from ontoretrieve.index.mention_match import KeyedForm, shortened_keys, term_keys
 from ontoretrieve.index.payload import to_payload
 from ontoretrieve.index.state import IndexedOntology
 from ontoretrieve.rdf import sparql
@@ -188,7 +183,7 @@ def _merged_forms(base: Sequence[TermForms], terms: Collection[str],
 def _merged_keys(base: Sequence[KeyedForm], forms: Sequence[TermForms], redone: set[str]
                  ) -> list[KeyedForm]:
     """``keyed_forms(forms)``, normalizing only the redone terms (a term's own keys
-    depend on its own forms alone); the version's elliptic keys derived again."""
+    depend on its own forms alone); the version's shortened-name keys derived again."""
     by_term: dict[str, list[KeyedForm]] = defaultdict(list)
     for entry in base:
         if entry[4] != FormKind.ELLIPTIC.value:
@@ -197,7 +192,7 @@ def _merged_keys(base: Sequence[KeyedForm], forms: Sequence[TermForms], redone: 
     found: list[KeyedForm] = []
     for term in forms:
         found += term_keys([fresh[term.iri]]) if term.iri in fresh else by_term[term.iri]
-    return found + elliptic_keys(found) + genus_dropped_keys(found)
+    return found + shortened_keys(found)
 
 
 def read_neighbourhood(store: TripleStore, graphs: Sequence[str], terms: Sequence[str],
