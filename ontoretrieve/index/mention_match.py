@@ -40,6 +40,7 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from ontoretrieve.index.atomize import split_local_name
@@ -87,7 +88,7 @@ __all__ = [
     "with_sharing",
 ]
 
-MATCH_SCHEME = "mm-12"
+MATCH_SCHEME = "mm-13"
 """Version of the keys made here: part of the names of each version's kept keys and of
 the kept dictionary, so a change rebuilds both from the stored forms (never the forms)."""
 
@@ -493,6 +494,12 @@ def genus_dropped_keys(keyed: Sequence[KeyedForm]) -> list[KeyedForm]:
     ontology's, so the text need not say it (``_cohesion``), and a span another
     ontology names outright is not read so (``_outright_first``).
 
+    An ontology that names its terms by their IRIs alone (the Pizza ontology's
+    *MozzarellaTopping*, labelled only in Portuguese) writes the genus into the
+    local name because an IRI must be unique: its local names count as names here
+    (``local_genus_names``), and one word left is a key too ("mozzarella"), read
+    like a shortened name, surest where the text also says the genus (``_cohesion``).
+
     >>> names = [f"{w} signaling pathway" for w in "abcdefghij"] + ["BMP signaling pathway"]
     >>> keyed = [("folded", form_keys(n, "label")[1], f"x:{i}", n, "label")
     ...          for i, n in enumerate(names)]
@@ -512,11 +519,13 @@ def genus_dropped_keys(keyed: Sequence[KeyedForm]) -> list[KeyedForm]:
         # Celsius"), not a species of its last word.
         if kind in _NAMING_KINDS and key.count(" ") >= 3 and iri not in units:
             named.setdefault(key, []).append((iri, form))
-    genera = Counter(key.split()[-1] for key in named)
+    by_local = local_genus_names(keyed, set(named), units)
+    genera = Counter(key.split()[-1] for key in [*named, *by_local])
     by_shorter: dict[str, list[KeyedForm]] = {}
-    for key, holders in named.items():
+    for key, holders, fewest in [*((k, h, 3) for k, h in named.items()),
+                                 *((k, h, 2) for k, h in by_local.items())]:
         words = key.split()
-        if len(words) < 3 or genera[words[-1]] < GENUS_MIN_NAMES:
+        if len(words) < fewest or genera[words[-1]] < GENUS_MIN_NAMES:
             continue
         shorter = f" {' '.join(words[:-1])} "
         if shorter in every_key:
@@ -529,6 +538,44 @@ def genus_dropped_keys(keyed: Sequence[KeyedForm]) -> list[KeyedForm]:
     # Words that stay when several genera go ("smooth muscle" of *smooth muscle
     # contraction*, *... hypertrophy*, *... adaptation*) are no name of any one of them.
     return [k for keys in by_shorter.values() if len({k[2] for k in keys}) == 1 for k in keys]
+
+
+def local_genus_names(keyed: Sequence[KeyedForm], taken: AbstractSet[str],
+                      units: AbstractSet[str] = frozenset()
+                      ) -> dict[str, list[tuple[str, str]]]:
+    """The local names that name their terms on their own, by key: of terms no label
+    or exact synonym names in words (a label in another language is mostly written
+    like its IRI, "CoberturaDeMozzarella", and keyed exact) and that are no ``units``;
+    two words or more, letters only, written as a class's ("Mozzarella Topping" of
+    *MozzarellaTopping*; not the codes of QUDT's dimension vectors, nor a relation's
+    "has Start Selector"), under a key no label or exact synonym of the version has
+    (``taken``).
+
+    >>> keyed = [("folded", " mozzarella top ", "x:MozzarellaTopping", "Mozzarella Topping",
+    ...           "local_name"), ("folded", " a 1 e0 ", "x:A-1E0", "A-1E0", "local_name")]
+    >>> local_genus_names(keyed, set())
+    {' mozzarella top ': [('x:MozzarellaTopping', 'Mozzarella Topping')]}
+    """
+    worded = {iri for which, _, iri, _, kind in keyed
+              if which == "folded" and kind in _NAMING_KINDS}
+    found: dict[str, list[tuple[str, str]]] = {}
+    for which, key, iri, form, kind in keyed:
+        if (which == "folded" and kind == FormKind.LOCAL_NAME.value and iri not in worded
+                and key.count(" ") >= 3 and key not in taken and iri not in units
+                and _class_shaped(form)):
+            found.setdefault(key, []).append((iri, form))
+    return found
+
+
+def _letter_words(form: str) -> bool:
+    """Every token of ``form`` is a word of letters."""
+    return all(t.is_word and t.text.isalpha() for t in tokenize(form))
+
+
+def _class_shaped(form: str) -> bool:
+    """A local name written as a class's ("Mozzarella Topping"): a relation's is a verb
+    phrase ("has Start Selector") and names no species of its last word."""
+    return form[:1].isupper() and _letter_words(form)
 
 
 class MentionDictionary:

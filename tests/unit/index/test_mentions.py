@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pyoxigraph as ox
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -515,6 +517,50 @@ def test_a_genus_is_dropped_only_before_a_noun_phrase_one_name_leaves() -> None:
     assert dropped == {" smooth muscl ": "a"}
     # Two terms leave "retinal pigment" once the genus goes: it names neither.
     assert [m.iri for m in d.find("retinal pigment") if not m.contained] == []
+
+
+TOPPINGS = ["Mozzarella", "Tomato", "Anchovies", "Caper", "Olive", "Onion", "Ham", "Garlic",
+            "Leek", "Spinach", "JalapenoPepper", "HotGreenPepper"]
+
+
+def spaced(camel: str) -> str:
+    return re.sub(r"(?<=[a-z])(?=[A-Z])", " ", camel).lower()
+
+
+def pizza_like(labels: str = "pt") -> list[TermForms]:
+    """Terms named by their IRIs alone, as the Pizza ontology names them: each labelled
+    only in another language (written like the IRI) or, with ``labels="en"``, in words."""
+    lines = [f"<http://x/{name}Topping> rdfs:subClassOf <http://x/PizzaTopping> ;\n"
+             + (f' rdfs:label "CoberturaDe{name}"@pt .' if labels == "pt"
+                else f' rdfs:label "{spaced(name)} topping"@en .') for name in TOPPINGS]
+    lines.append("<http://x/hasStartTopping> a <http://www.w3.org/2002/07/owl#ObjectProperty> .")
+    data = "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n" + "\n".join(lines)
+    triples = [q.triple for q in ox.parse(data.encode(), format=ox.RdfFormat.TURTLE)]
+    return term_forms(triples, IndexSettings())
+
+
+def test_an_ontology_named_by_its_iris_names_its_species_without_the_genus() -> None:
+    d = MentionDictionary.build([("pizza", pizza_like())])
+    found = [(m.text, m.iri.removeprefix(X), m.kind, m.cohesive)
+             for m in d.find("tomato, mozzarella and jalapeno peppers") if not m.contained]
+    # The IRIs end twelve names with "Topping": one word left names a topping too, surest
+    # where the text says the genus; two words left need no genus in the text.
+    assert found == [("tomato", "TomatoTopping", "elliptic", False),
+                     ("mozzarella", "MozzarellaTopping", "elliptic", False),
+                     ("jalapeno peppers", "JalapenoPepperTopping", "elliptic", True)]
+    said = [(m.text, m.cohesive) for m in d.find("ham and capers as toppings")]
+    assert said == [("ham", True), ("capers", True)]
+
+
+def test_local_names_beside_worded_labels_or_of_relations_name_no_species() -> None:
+    # Labelled in words, the toppings are named by their labels: one word left is
+    # no name of theirs (as in label-named ontologies, "dorsal", "primary").
+    labelled = keyed_forms(pizza_like(labels="en"))
+    assert sorted(k[1] for k in labelled if k[4] == "elliptic") == [
+        " hot green pepper ", " jalapeno pepper "]
+    # A relation's local name ("has Start Topping") is a verb phrase, no species.
+    keys = {k[1] for k in keyed_forms(pizza_like()) if k[4] == "elliptic"}
+    assert " mozzarella " in keys and " has start " not in keys
 
 
 def folded_words(text: str) -> list[str]:
