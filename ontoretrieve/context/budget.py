@@ -11,18 +11,20 @@ part of it a token budget affords, in the order a prompt needs it:
    vocabulary gives it), a **shell** (generic types such as ``owl:Class``
    unless a parent implies them, parents, domain and range, its first
    definition cut at a sentence boundary, a few exact synonyms, links to
-   seeds) and the **rest** (other annotations, looser synonyms, restrictions,
-   conversion factors...); a label that only spells the IRI
-   ("mainIngredient") leaves the stub when a type or a symbol can name the
-   term instead;
+   seeds), its **axioms** (its first class expressions: restrictions and
+   unions that name a class) and the **rest** (other annotations, looser
+   synonyms, further restrictions, disjointness, conversion factors...); a
+   label that only spells the IRI ("mainIngredient") leaves the stub when a
+   type or a symbol can name the term instead;
 3. requests are granted in priority order while they fit: the stubs of the
    seeds the text names strongly, then of the seeds lanes agree on, then of the
    seeds with a score alone (each tier by confidence per token of its stubs:
    ``per_token_order``), then of the candidates the query ranked just below
    the seed cut; then the seeds' shells tier by tier (``seed_names_first``;
-   off, each tier's stubs then its shells); then the other terms the expansion
-   reached, those ranked candidates first (in the query's order), then those
-   linked to a better seed; then the labels the IRIs spell; then the rests.
+   off, each tier's stubs then its shells); then the seeds' axioms; then the
+   other terms the expansion reached, those ranked candidates first (in the
+   query's order), then those linked to a better seed; then the labels the IRIs
+   spell; then the reached terms' axioms; then the rests.
    A request that does not fit is skipped, so a smaller later one may still
    fit. Every request brings the stubs of the terms its statements name, so
    the context never names a pool term it does not define (a stub that only
@@ -82,7 +84,10 @@ from ontoretrieve.rdf.vocab import (
     OBO_EXACT_SYNONYM,
     OBO_SYNONYMS,
     OWL_CLASS,
+    OWL_DISJOINT_WITH,
     OWL_EQUIVALENT_CLASS,
+    OWL_ON_PROPERTY,
+    RDF_NIL,
     RDF_TYPE,
     RDF_TYPE_NODE,
     RDFS_CLASS,
@@ -132,6 +137,8 @@ class _Term:
     stub: list[Statement] = field(default_factory=list)
     shell: list[Statement] = field(default_factory=list)
     rest: list[Statement] = field(default_factory=list)
+    axioms: list[Statement] = field(default_factory=list)
+    """Its first class expressions (``settings.axioms``): what it is defined by."""
     label: Statement | None = None
     """The label a stub names the term by, in the stub or not (``spells_iri``)."""
     spelled: list[Statement] = field(default_factory=list)
@@ -281,6 +288,7 @@ def split_term(subject: ox.NamedNode, own: Sequence[Statement],
     synonyms = links = 0
     described = False
     generic: list[Statement] = []
+    axioms: list[list[Statement]] = []
     for t in own:
         _, p, o = t
         role = role_of(p, o, roles)
@@ -301,8 +309,14 @@ def split_term(subject: ox.NamedNode, own: Sequence[Statement],
             term.rest.append(t)  # "mV" as the UCUM code beside "mV" as the symbol
         elif role in (Role.TYPE, Role.SYMBOL) and not tree:
             term.stub.append(t)
+        elif p.value == OWL_DISJOINT_WITH:
+            term.rest.append(t)  # what it is not: after every description
+            term.rest.extend(tree)
         elif role in (Role.HIERARCHY, Role.DOMAIN_RANGE) and isinstance(o, ox.NamedNode):
             term.shell.append(t)
+        elif (p.value in _DEFINING and tree and len(axioms) < settings.axioms
+              and _says_something(tree)):
+            axioms.append([t, *tree])
         elif role is Role.DESCRIPTION and not described and isinstance(o, ox.Literal):
             described = True
             term.shell.append(cut(t) if cut else t)
@@ -316,8 +330,23 @@ def split_term(subject: ox.NamedNode, own: Sequence[Statement],
         else:
             term.rest.append(t)
             term.rest.extend(tree)
+    term.axioms = [t for tree in axioms for t in tree]
     _place_names(term, generic, subject, settings)
     return term
+
+
+_DEFINING = frozenset({RDFS_SUBCLASS_OF, OWL_EQUIVALENT_CLASS})
+"""What relates a class to the class expressions it is defined by."""
+
+
+def _says_something(tree: Sequence[Statement]) -> bool:
+    """A class expression names a class (a restriction's filler, a union's member): a
+    bare cardinality says little for its tokens."""
+    return any(isinstance(o, ox.NamedNode) and p.value not in _STRUCTURAL
+               and o.value != RDF_NIL for _, p, o in tree)
+
+
+_STRUCTURAL = frozenset({RDF_TYPE, OWL_ON_PROPERTY})
 
 
 def _spells_a_symbol(symbol: object, stub: Sequence[Statement], roles: RoleTable) -> bool:
@@ -471,9 +500,9 @@ def _requests(terms: Mapping[ox.NamedNode, _Term], subjects: Sequence[ox.NamedNo
               tiers: Mapping[str, int], ranked: Sequence[str] = (), *,
               names_first: bool = False, seed_names_first: bool = False,
               links_with_names: bool = True) -> list[list[Statement]]:
-    """Stubs then shells per seed tier, then the reached terms (those the query ranked
-    first, in its order; then the best-linked), then the labels the IRIs spell, then
-    every rest. With ``names_first`` the stubs of the ranked reached terms come before
+    """Stubs then shells per seed tier, then the seeds' axioms, then the reached terms
+    (those the query ranked first, in its order; then the best-linked), then the labels
+    the IRIs spell, then the reached terms' axioms, then every rest. With ``names_first`` the stubs of the ranked reached terms come before
     the shells of the seeds a score alone chose: evidence that weak buys names (breadth)
     before descriptions (depth); their statements naming a seed come with their names,
     or, without ``links_with_names``, with the seeds' shells. With ``seed_names_first``
@@ -514,12 +543,14 @@ def _requests(terms: Mapping[ox.NamedNode, _Term], subjects: Sequence[ox.NamedNo
         if not links_with_names:
             later.extend(links)
     requests.extend(shells)
+    requests.extend(terms[s].axioms for s in seeds)
     named_early = set(early)
     for s in others:
         if s not in named_early:
             requests.append(terms[s].stub + _links_to_seeds(terms[s], tiers))
     requests.extend(terms[s].shell for s in others)
     requests.extend(terms[s].spelled for s in seeds + others)
+    requests.extend(terms[s].axioms for s in others)
     requests.extend(terms[s].rest for s in seeds + others)
     return [r for r in requests if r]
 
@@ -721,7 +752,7 @@ class _Costs:
         if isinstance(term, ox.Literal):
             tag = f"@{term.language}" if term.language else ""
             return f'"{term.value}"{tag}'
-        return "[]"
+        return "_:b9"  # a blank node as Turtle writes it for a prompt (short_blank_labels)
 
 
 # -- 4. the exact count -------------------------------------------------------------------

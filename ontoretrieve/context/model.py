@@ -45,6 +45,7 @@ __all__ = [
     "TermEvidence",
     "prefix_line_tokens",
     "serialize_triples",
+    "short_blank_labels",
     "turtle_prefixes",
 ]
 
@@ -422,12 +423,55 @@ def _segment_names(namespace: str) -> list[str]:
     return list(dict.fromkeys(telling[:1] + names))
 
 
+def short_blank_labels(triples: Sequence[ox.Triple]) -> Sequence[ox.Triple]:
+    """The triples with their blank nodes labelled b0, b1... in order of first use.
+
+    A store labels a blank node with a 32-digit hash, about 16 prompt tokens each
+    time Turtle writes it; a label is local to its document, so a prompt's Turtle
+    may say "_:b0" for it (the N-Triples a context keeps and a fan-out merges keep
+    the store's labels, which are unique).
+
+    >>> b = ox.BlankNode("f946f9a89d73ea2ab8582c489eb737b0")
+    >>> p = ox.NamedNode("http://x/p")
+    >>> [str(t) for t in short_blank_labels([ox.Triple(ox.NamedNode("http://x/a"), p, b),
+    ...                                      ox.Triple(b, p, ox.Literal("c"))])]
+    ['<http://x/a> <http://x/p> _:b0', '_:b0 <http://x/p> "c"']
+    """
+    if not any(isinstance(t.subject, ox.BlankNode)
+               or isinstance(t.object, (ox.BlankNode, ox.Triple)) for t in triples):
+        return triples
+    labels: dict[ox.BlankNode, ox.BlankNode] = {}
+
+    def blank(node: ox.BlankNode) -> ox.BlankNode:
+        found = labels.get(node)
+        if found is None:
+            found = labels[node] = ox.BlankNode(f"b{len(labels)}")
+        return found
+
+    def relabel(t: ox.Triple) -> ox.Triple:
+        subject, value = t.subject, t.object
+        if isinstance(subject, ox.BlankNode):
+            subject = blank(subject)
+        elif isinstance(subject, ox.Triple):
+            subject = relabel(subject)
+        if isinstance(value, ox.BlankNode):
+            value = blank(value)
+        elif isinstance(value, ox.Triple):
+            value = relabel(value)
+        return ox.Triple(subject, t.predicate, value)
+
+    return [relabel(t) for t in triples]
+
+
 def serialize_triples(triples: Sequence[ox.Triple], fmt: OutputFormat) -> str:
     """Turtle, JSON-LD or N-Triples text; Turtle declares the prefixes that pay for their
-    line (``turtle_prefixes``)."""
+    line (``turtle_prefixes``) and labels blank nodes briefly (``short_blank_labels``)."""
     if fmt not in _FORMATS:
         raise ValueError(f"unknown format {fmt!r}: use turtle, jsonld or ntriples")
-    prefixes = turtle_prefixes(triples) if fmt == "turtle" else None
+    prefixes = None
+    if fmt == "turtle":
+        prefixes = turtle_prefixes(triples)
+        triples = short_blank_labels(triples)
     try:
         data = ox.serialize(triples, format=_FORMATS[fmt], prefixes=prefixes)
     except OSError as exc:  # JSON-LD cannot carry RDF 1.2 triple terms (RDF-star)

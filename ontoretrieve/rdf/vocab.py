@@ -95,6 +95,7 @@ Not used to expand CURIEs in settings (``PREFIXES`` is)."""
 # ---------------------------------------------------------------------------
 
 RDF_TYPE: Final = RDF + "type"
+RDF_NIL: Final = RDF + "nil"
 RDF_PROPERTY: Final = RDF + "Property"
 RDF_LIST: Final = RDF + "List"
 

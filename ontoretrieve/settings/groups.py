@@ -483,7 +483,8 @@ class MentionSettings(_Group):
     """Shortened names name their term, weakly: a word standing for a two-word name owning
     it in its ontology ("expression" for *gene expression*), and a name said without the
     genus its ontology ends many names with ("BMP signaling" for *BMP signaling
-    pathway*). False: only the terms' own forms."""
+    pathway*; "mozzarella" for the Pizza ontology's *MozzarellaTopping*, named by its IRI
+    alone). False: only the terms' own forms."""
     elliptic_cohesion: Literal["required", "weighed"] = "weighed"
     """An elliptic form in a text that never uses the name's other word ("expression"
     where no word is "gene"): "weighed" keeps it, flagged ``cohesive: false`` in the
@@ -629,6 +630,12 @@ class ContextSettings(_Group):
     synonyms: int = Field(3, ge=0)
     """Synonyms and alternative labels in a term's shell (the rest follow when budget
     is left)."""
+    axioms: int = Field(3, ge=0)
+    """A seed's first class expressions (``rdfs:subClassOf`` or ``owl:equivalentClass`` a
+    restriction or a union that names a class: the Pizza ontology's *Margherita*
+    ``hasTopping some MozzarellaTopping``) come right after the seeds' shells, before the
+    terms the expansion reached; a reached term's wait in its rest. ``owl:disjointWith``
+    (what a term is not) waits in the rest. 0: every class expression in the rest."""
     shell_inexact_synonyms: bool = False
     """Related, broad and narrow synonyms (oboInOwl) wait in the rest: they name looser or
     other things ("fel" and "gall" for *bile*, "egg laying" for *parturition*), so a

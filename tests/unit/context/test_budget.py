@@ -204,6 +204,65 @@ def test_reached_terms_the_query_ranked_come_first_in_its_order() -> None:
     assert "http://x.org/linked" in kept(DEFAULTS, [])  # nothing ranked: the link decides
 
 
+OWL = "http://www.w3.org/2002/07/owl#"
+RESTRICTION = ox.NamedNode(OWL + "Restriction")
+ON_PROPERTY = ox.NamedNode(OWL + "onProperty")
+SOME = ox.NamedNode(OWL + "someValuesFrom")
+DISJOINT = ox.NamedNode(OWL + "disjointWith")
+
+
+def restriction(owner: str, prop: str, filler: str) -> list[Statement]:
+    """``owner rdfs:subClassOf [ owl:onProperty prop ; owl:someValuesFrom filler ]``."""
+    b = ox.BlankNode()
+    return [(term(owner), SUB, b), (b, TYPE, RESTRICTION), (b, ON_PROPERTY, term(prop)),
+            (b, SOME, term(filler))]
+
+
+def pizza_pool() -> list[Statement]:
+    """A seed defined by a restriction and disjoint with six others, beside a reached term."""
+    pool = described("Margherita", "NamedPizza", words=5) + described("NamedPizza", words=5)
+    pool += restriction("Margherita", "hasTopping", "Mozzarella")
+    pool += [(term("hasTopping"), TYPE, ox.NamedNode(OWL + "ObjectProperty")),
+             (term("Mozzarella"), LABEL, ox.Literal("mozzarella"))]
+    for other in ("American", "Cajun", "Capricciosa", "Caprina", "Fiorentina", "Giardiniera"):
+        pool += [(term("Margherita"), DISJOINT, term(other)),
+                 (term(other), LABEL, ox.Literal(other.lower()))]
+    return pool + described("reached", "Margherita", words=5)
+
+
+def test_a_seeds_restriction_comes_before_reached_terms_and_disjointness_last() -> None:
+    pool = pizza_pool()
+    seeds = [("http://x.org/Margherita", 0)]
+    assert not pack(pool, seeds, 10_000, estimate_tokens, DEFAULTS, ROLES).truncated
+    # A budget for the seed's name and shell, what it is defined by (hasTopping some
+    # Mozzarella, with the names it uses) and its parent's name: the restriction comes
+    # before the terms the expansion reached, what the seed is not after every name.
+    defined = [t for t in pool if t[0] in {term("Margherita"), term("hasTopping"),
+                                           term("Mozzarella")} or isinstance(t[0], ox.BlankNode)
+               or t[1] == LABEL and t[0] == term("NamedPizza")]
+    room = estimate_tokens(turtle([t for t in defined if t[1] != DISJOINT])) + 4
+    tight = pack(pool, seeds, room, estimate_tokens, DEFAULTS, ROLES)
+    assert any(p == SOME for _, p, _ in tight.statements)
+    assert not any(p == DISJOINT for _, p, _ in tight.statements)
+    # axioms = 0: the restriction waits in the rest; the room names more reached terms.
+    waiting = pack(pool, seeds, room, estimate_tokens, ContextSettings(axioms=0), ROLES)
+    assert not any(p == SOME for _, p, _ in waiting.statements)
+    assert len(subjects(waiting.statements)) > len(subjects(tight.statements))
+
+
+def test_a_prompts_turtle_labels_blank_nodes_briefly_and_says_the_same_graph() -> None:
+    triples = [ox.Triple(*t) for t in restriction("Margherita", "hasTopping", "Mozzarella")]
+    text = serialize_triples(triples, "turtle")
+    assert "_:b0" in text and str(triples[0].object) not in text
+    back = list(ox.parse(text.encode(), format=ox.RdfFormat.TURTLE))
+    assert len(back) == len(triples)
+    assert {(str(t.predicate), str(t.object)) for t in back if not isinstance(
+        t.object, ox.BlankNode)} == {(str(t.predicate), str(t.object)) for t in triples
+                                     if not isinstance(t.object, ox.BlankNode)}
+    # The N-Triples a context keeps holds the store's own labels.
+    assert str(triples[0].object) in serialize_triples(triples, "ntriples")
+
+
 def test_long_definitions_are_cut_at_a_sentence_boundary() -> None:
     text = "First sentence here. " + " ".join(["more"] * 200) + "."
     cut = cut_definition(text, 20)
