@@ -335,6 +335,8 @@ def split_term(subject: ox.NamedNode, own: Sequence[Statement],
     return term
 
 
+_DISJOINT = ox.NamedNode(OWL_DISJOINT_WITH)
+
 _DEFINING = frozenset({RDFS_SUBCLASS_OF, OWL_EQUIVALENT_CLASS})
 """What relates a class to the class expressions it is defined by."""
 
@@ -502,11 +504,12 @@ def _requests(terms: Mapping[ox.NamedNode, _Term], subjects: Sequence[ox.NamedNo
               links_with_names: bool = True) -> list[list[Statement]]:
     """Stubs then shells per seed tier, then the seeds' axioms, then the reached terms
     (those the query ranked first, in its order; then the best-linked), then the labels
-    the IRIs spell, then the reached terms' axioms, then every rest. With ``names_first`` the stubs of the ranked reached terms come before
-    the shells of the seeds a score alone chose: evidence that weak buys names (breadth)
-    before descriptions (depth); their statements naming a seed come with their names,
-    or, without ``links_with_names``, with the seeds' shells. With ``seed_names_first``
-    the stubs of every tier (and those ranked reached terms) come before any seed's shell.
+    the IRIs spell, then the reached terms' axioms, then every rest. With ``names_first``
+    the stubs of the ranked reached terms come before the shells of the seeds a score
+    alone chose: evidence that weak buys names (breadth) before descriptions (depth);
+    their statements naming a seed come with their names, or, without
+    ``links_with_names``, with the seeds' shells. With ``seed_names_first`` the stubs of
+    every tier (and those ranked reached terms) come before any seed's shell.
 
     >>> terms = {ox.NamedNode(f"x:{n}"): _Term(stub=[(n, "label", n.upper())],
     ...                                       shell=[(n, "definition", "...")])
@@ -590,11 +593,12 @@ def per_token_order(tiers: Mapping[str, int], terms: Mapping[ox.NamedNode, _Term
 
 def _link_tiers(terms: Mapping[ox.NamedNode, _Term], tiers: Mapping[str, int]
                 ) -> dict[ox.NamedNode, int]:
-    """The best tier of a seed each non-seed term shares a statement with."""
+    """The best tier of a seed each non-seed term shares a statement with (disjointness
+    is no link: what a seed is not says little of what the text is about)."""
     best: dict[ox.NamedNode, int] = {}
     for subject, term in terms.items():
-        for _, _, o in term.stub + term.shell + term.rest:
-            if not isinstance(o, ox.NamedNode) or o not in terms:
+        for _, p, o in term.stub + term.shell + term.rest:
+            if not isinstance(o, ox.NamedNode) or o not in terms or p == _DISJOINT:
                 continue
             if subject.value in tiers and o.value not in tiers:
                 best[o] = min(best.get(o, NOT_A_SEED), tiers[subject.value])
@@ -604,9 +608,10 @@ def _link_tiers(terms: Mapping[ox.NamedNode, _Term], tiers: Mapping[str, int]
 
 
 def _links_to_seeds(term: _Term, tiers: Mapping[str, int]) -> list[Statement]:
-    """The term's own statements naming a seed (never part of a blank-node tree)."""
+    """The term's own statements naming a seed (never part of a blank-node tree), but
+    its disjointness with one."""
     return [t for t in term.shell + term.rest if isinstance(t[0], ox.NamedNode)
-            and isinstance(t[2], ox.NamedNode) and t[2].value in tiers]
+            and isinstance(t[2], ox.NamedNode) and t[2].value in tiers and t[1] != _DISJOINT]
 
 
 def _grant_and_fit(terms: Mapping[ox.NamedNode, _Term], requests: Sequence[list[Statement]],

@@ -239,7 +239,7 @@ def test_a_seeds_restriction_comes_before_reached_terms_and_disjointness_last() 
     # before the terms the expansion reached, what the seed is not after every name.
     defined = [t for t in pool if t[0] in {term("Margherita"), term("hasTopping"),
                                            term("Mozzarella")} or isinstance(t[0], ox.BlankNode)
-               or t[1] == LABEL and t[0] == term("NamedPizza")]
+               or (t[1] == LABEL and t[0] == term("NamedPizza"))]
     room = estimate_tokens(turtle([t for t in defined if t[1] != DISJOINT])) + 4
     tight = pack(pool, seeds, room, estimate_tokens, DEFAULTS, ROLES)
     assert any(p == SOME for _, p, _ in tight.statements)
@@ -248,6 +248,22 @@ def test_a_seeds_restriction_comes_before_reached_terms_and_disjointness_last() 
     waiting = pack(pool, seeds, room, estimate_tokens, ContextSettings(axioms=0), ROLES)
     assert not any(p == SOME for _, p, _ in waiting.statements)
     assert len(subjects(waiting.statements)) > len(subjects(tight.statements))
+
+
+def test_a_term_disjoint_with_a_seed_is_not_linked_to_it() -> None:
+    # The subgraph reaches the pizzas a seed is disjoint with; a term linked to the seed
+    # by what it is (a child) is named first, and a disjoint one's statement stays out.
+    cajun = term("Cajun")
+    pool = described("seed", words=5) + [(cajun, LABEL, ox.Literal("cajun")),
+                                         (cajun, DISJOINT, term("seed"))]
+    pool += described("child", "seed", words=5)
+    seeds = [("http://x.org/seed", 0)]
+    room = estimate_tokens(turtle(described("seed", words=5)
+                                  + described("child", "seed", words=5)[1:2]
+                                  + described("child", "seed", words=5)[3:])) + 2
+    kept = pack(pool, seeds, room, estimate_tokens, DEFAULTS, ROLES)
+    assert "http://x.org/child" in subjects(kept.statements)
+    assert "http://x.org/Cajun" not in subjects(kept.statements)
 
 
 def test_a_prompts_turtle_labels_blank_nodes_briefly_and_says_the_same_graph() -> None:
