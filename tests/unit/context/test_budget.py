@@ -254,9 +254,8 @@ def test_a_term_disjoint_with_a_seed_is_not_linked_to_it() -> None:
     # The subgraph reaches the pizzas a seed is disjoint with; a term linked to the seed
     # by what it is (a child) is named first, and a disjoint one's statement stays out.
     cajun = term("Cajun")
-    pool = described("seed", words=5) + [(cajun, LABEL, ox.Literal("cajun")),
-                                         (cajun, DISJOINT, term("seed"))]
-    pool += described("child", "seed", words=5)
+    pool = [*described("seed", words=5), (cajun, LABEL, ox.Literal("cajun")),
+            (cajun, DISJOINT, term("seed")), *described("child", "seed", words=5)]
     seeds = [("http://x.org/seed", 0)]
     room = estimate_tokens(turtle(described("seed", words=5)
                                   + described("child", "seed", words=5)[1:2]
