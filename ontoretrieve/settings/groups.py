@@ -634,8 +634,9 @@ class ContextSettings(_Group):
     """A seed's first class expressions (``rdfs:subClassOf`` or ``owl:equivalentClass`` a
     restriction or a union that names a class: the Pizza ontology's *Margherita*
     ``hasTopping some MozzarellaTopping``) come right after the seeds' shells, before the
-    terms the expansion reached; a reached term's wait in its rest. ``owl:disjointWith``
-    (what a term is not) waits in the rest. 0: every class expression in the rest."""
+    terms the expansion reached; a reached term's after every name and shell, before the
+    rests. ``owl:disjointWith`` (what a term is not) waits in the rest. 0: every class
+    expression in the rest."""
     shell_inexact_synonyms: bool = False
     """Related, broad and narrow synonyms (oboInOwl) wait in the rest: they name looser or
     other things ("fel" and "gall" for *bile*, "egg laying" for *parturition*), so a
