@@ -84,7 +84,7 @@ from ontoretrieve.rdf.vocab import (
     OBO_EXACT_SYNONYM,
     OBO_SYNONYMS,
     OWL_CLASS,
-    OWL_DISJOINT_WITH,
+    OWL_DISJOINT_WITH_NODE,
     OWL_EQUIVALENT_CLASS,
     OWL_ON_PROPERTY,
     RDF_NIL,
@@ -309,7 +309,7 @@ def split_term(subject: ox.NamedNode, own: Sequence[Statement],
             term.rest.append(t)  # "mV" as the UCUM code beside "mV" as the symbol
         elif role in (Role.TYPE, Role.SYMBOL) and not tree:
             term.stub.append(t)
-        elif p.value == OWL_DISJOINT_WITH:
+        elif p == OWL_DISJOINT_WITH_NODE:
             term.rest.append(t)  # what it is not: after every description
             term.rest.extend(tree)
         elif role in (Role.HIERARCHY, Role.DOMAIN_RANGE) and isinstance(o, ox.NamedNode):
@@ -334,8 +334,6 @@ def split_term(subject: ox.NamedNode, own: Sequence[Statement],
     _place_names(term, generic, subject, settings)
     return term
 
-
-_DISJOINT = ox.NamedNode(OWL_DISJOINT_WITH)
 
 _DEFINING = frozenset({RDFS_SUBCLASS_OF, OWL_EQUIVALENT_CLASS})
 """What relates a class to the class expressions it is defined by."""
@@ -598,7 +596,8 @@ def _link_tiers(terms: Mapping[ox.NamedNode, _Term], tiers: Mapping[str, int]
     best: dict[ox.NamedNode, int] = {}
     for subject, term in terms.items():
         for _, p, o in term.stub + term.shell + term.rest:
-            if not isinstance(o, ox.NamedNode) or o not in terms or p == _DISJOINT:
+            if (not isinstance(o, ox.NamedNode) or o not in terms
+                    or p == OWL_DISJOINT_WITH_NODE):
                 continue
             if subject.value in tiers and o.value not in tiers:
                 best[o] = min(best.get(o, NOT_A_SEED), tiers[subject.value])
@@ -611,7 +610,8 @@ def _links_to_seeds(term: _Term, tiers: Mapping[str, int]) -> list[Statement]:
     """The term's own statements naming a seed (never part of a blank-node tree), but
     its disjointness with one."""
     return [t for t in term.shell + term.rest if isinstance(t[0], ox.NamedNode)
-            and isinstance(t[2], ox.NamedNode) and t[2].value in tiers and t[1] != _DISJOINT]
+            and isinstance(t[2], ox.NamedNode) and t[2].value in tiers
+            and t[1] != OWL_DISJOINT_WITH_NODE]
 
 
 def _grant_and_fit(terms: Mapping[ox.NamedNode, _Term], requests: Sequence[list[Statement]],

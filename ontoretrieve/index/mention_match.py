@@ -567,15 +567,11 @@ def local_genus_names(keyed: Sequence[KeyedForm], taken: AbstractSet[str],
     return found
 
 
-def _letter_words(form: str) -> bool:
-    """Every token of ``form`` is a word of letters."""
-    return all(t.is_word and t.text.isalpha() for t in tokenize(form))
-
-
 def _class_shaped(form: str) -> bool:
-    """A local name written as a class's ("Mozzarella Topping"): a relation's is a verb
-    phrase ("has Start Selector") and names no species of its last word."""
-    return form[:1].isupper() and _letter_words(form)
+    """A local name written as a class's, capitalized words of letters ("Mozzarella
+    Topping"): a relation's is a verb phrase ("has Start Selector") and names no species
+    of its last word."""
+    return form[:1].isupper() and all(t.is_word and t.text.isalpha() for t in tokenize(form))
 
 
 class MentionDictionary:
