@@ -17,11 +17,13 @@ part of it a token budget affords, in the order a prompt needs it:
    label that only spells the IRI ("mainIngredient") leaves the stub when a
    type or a symbol can name the term instead;
 3. requests are granted in priority order while they fit: the stubs of the
-   seeds the text names strongly, then of the seeds lanes agree on, then of the
-   seeds with a score alone (each tier by confidence per token of its stubs:
-   ``per_token_order``), then of the candidates the query ranked just below
-   the seed cut; then the seeds' shells tier by tier (``seed_names_first``;
-   off, each tier's stubs then its shells); then the seeds' axioms; then the
+   seeds by confidence per token of their stubs (``per_token_order``), across
+   the evidence tiers (``seed_stubs_across_tiers``; off, or with no
+   confidences: those the text names strongly, then those lanes agree on,
+   then those with a score alone, each tier by that order), then of the
+   candidates the query ranked just below the seed cut; then the seeds'
+   shells tier by tier (``seed_names_first``; off, each tier's stubs then its
+   shells); then the seeds' axioms; then the
    other terms the expansion reached, those ranked candidates first (in the
    query's order), then those linked to a better seed; then the labels the IRIs
    spell; then the reached terms' axioms; then the rests.
@@ -175,12 +177,16 @@ def pack(statements: Sequence[Statement], seeds: Sequence[tuple[str, int]], budg
     terms = {s: split_term(s, own[s], blanks, roles, settings, linkable, cut)
              for s in subjects}
     costs = _Costs(used_prefixes(unique))  # one estimate per statement, for order and grant
-    ordered = (per_token_order(tiers, terms, confidences, costs)
-               if settings.seed_order_per_token and confidences else tiers)
+    per_token = settings.seed_order_per_token and bool(confidences)
+    # Across tiers only where a confidence weighs each seed's tier (not in a scoped query).
+    across = per_token and settings.seed_names_first and settings.seed_stubs_across_tiers
+    ordered = (per_token_order(tiers, terms, confidences or {}, costs, across_tiers=across)
+               if per_token else tiers)
     requests = _requests(terms, subjects, ordered,
                          ranked if settings.reached_order is ReachedOrder.RANK else (),
                          names_first=settings.reserve_names_first,
                          seed_names_first=settings.seed_names_first,
+                         stubs_across_tiers=across,
                          links_with_names=settings.reserve_links_with_names)
     kept, tokens = _grant_and_fit(terms, requests, budget, count_tokens, costs,
                                   pull_implied=settings.pull_implied_stubs)
@@ -499,7 +505,8 @@ def cut_definition(text: str, limit: int, count: TokenCounter = estimate_tokens)
 def _requests(terms: Mapping[ox.NamedNode, _Term], subjects: Sequence[ox.NamedNode],
               tiers: Mapping[str, int], ranked: Sequence[str] = (), *,
               names_first: bool = False, seed_names_first: bool = False,
-              links_with_names: bool = True) -> list[list[Statement]]:
+              stubs_across_tiers: bool = False, links_with_names: bool = True
+              ) -> list[list[Statement]]:
     """Stubs then shells per seed tier, then the seeds' axioms, then the reached terms
     (those the query ranked first, in its order; then the best-linked), then the labels
     the IRIs spell, then the reached terms' axioms, then every rest. With ``names_first``
@@ -507,7 +514,9 @@ def _requests(terms: Mapping[ox.NamedNode, _Term], subjects: Sequence[ox.NamedNo
     alone chose: evidence that weak buys names (breadth) before descriptions (depth);
     their statements naming a seed come with their names, or, without
     ``links_with_names``, with the seeds' shells. With ``seed_names_first`` the stubs of
-    every tier (and those ranked reached terms) come before any seed's shell.
+    every tier (and those ranked reached terms) come before any seed's shell; with
+    ``stubs_across_tiers`` as well, the seeds' stubs come in the order of ``tiers``
+    (not grouped by tier), their shells still tier by tier.
 
     >>> terms = {ox.NamedNode(f"x:{n}"): _Term(stub=[(n, "label", n.upper())],
     ...                                       shell=[(n, "definition", "...")])
@@ -519,6 +528,10 @@ def _requests(terms: Mapping[ox.NamedNode, _Term], subjects: Sequence[ox.NamedNo
     >>> [r[0][:2] for r in _requests(terms, list(terms), tiers, seed_names_first=True)]
     [('a', 'label'), ('b', 'label'), ('c', 'label'), ('a', 'definition'), \
 ('b', 'definition'), ('c', 'definition')]
+    >>> cheap_first = {"x:c": 2, "x:a": 0, "x:b": 1}
+    >>> [r[0][:2] for r in _requests(terms, list(terms), cheap_first, seed_names_first=True,
+    ...                              stubs_across_tiers=True)][:4]
+    [('c', 'label'), ('a', 'label'), ('b', 'label'), ('a', 'definition')]
     """
     seeds = [ox.NamedNode(iri) for iri in tiers if ox.NamedNode(iri) in terms]
     others = [s for s in subjects if s.value not in tiers]
@@ -530,9 +543,13 @@ def _requests(terms: Mapping[ox.NamedNode, _Term], subjects: Sequence[ox.NamedNo
     early = [s for s in others if s.value in rank] if names_first else []
     requests: list[list[Statement]] = []
     shells: list[list[Statement]] = []
+    stubs_first = seed_names_first and stubs_across_tiers
+    if stubs_first:
+        requests.extend(terms[s].stub for s in seeds)
     for tier in range(NOT_A_SEED):
         of_tier = [s for s in seeds if tiers[s.value] == tier]
-        requests.extend(terms[s].stub for s in of_tier)
+        if not stubs_first:
+            requests.extend(terms[s].stub for s in of_tier)
         later = shells if seed_names_first else requests
         links = [_links_to_seeds(terms[s], tiers) for s in early] if tier == WEAKEST_TIER else []
         if links:  # a score alone: the names of the next candidates first
@@ -557,11 +574,13 @@ def _requests(terms: Mapping[ox.NamedNode, _Term], subjects: Sequence[ox.NamedNo
 
 
 def per_token_order(tiers: Mapping[str, int], terms: Mapping[ox.NamedNode, _Term],
-                    confidences: Mapping[str, float], costs: _Costs) -> dict[str, int]:
+                    confidences: Mapping[str, float], costs: _Costs, *,
+                    across_tiers: bool = False) -> dict[str, int]:
     """The seeds (IRI -> tier, in rank order) with each tier ordered by confidence per
     estimated token of the seed's stub; a seed alone in its namespace also pays the
     namespace's ``@prefix`` line. Seeds without a confidence keep their place after the
-    tier's others.
+    tier's others. ``across_tiers``: one order over every tier, seeds without a
+    confidence last.
 
     >>> a, b = ox.NamedNode("http://x/a"), ox.NamedNode("http://y/b")
     >>> label = ox.NamedNode("http://www.w3.org/2000/01/rdf-schema#label")
@@ -569,6 +588,12 @@ def per_token_order(tiers: Mapping[str, int], terms: Mapping[ox.NamedNode, _Term
     ...          b: _Term(stub=[(b, label, ox.Literal("b"))])}
     >>> list(per_token_order({"http://x/a": 0, "http://y/b": 0}, terms,
     ...                      {"http://x/a": 0.3, "http://y/b": 0.25}, _Costs({})))
+    ['http://y/b', 'http://x/a']
+    >>> tiers = {"http://x/a": 0, "http://y/b": 2}
+    >>> list(per_token_order(tiers, terms, {"http://x/a": 0.3, "http://y/b": 0.25}, _Costs({})))
+    ['http://x/a', 'http://y/b']
+    >>> list(per_token_order(tiers, terms, {"http://x/a": 0.3, "http://y/b": 0.25}, _Costs({}),
+    ...                      across_tiers=True))
     ['http://y/b', 'http://x/a']
     """
     shared = Counter(namespace_of(iri) for iri in tiers)
@@ -585,7 +610,11 @@ def per_token_order(tiers: Mapping[str, int], terms: Mapping[ox.NamedNode, _Term
         return confidences[iri] / max(cost, 1)
 
     items = list(tiers.items())
-    order = sorted(range(len(items)), key=lambda i: (items[i][1], -value(items[i][0]), i))
+    def key(i: int) -> tuple[float, ...]:
+        iri, tier = items[i]
+        return (-value(iri), i) if across_tiers else (tier, -value(iri), i)
+
+    order = sorted(range(len(items)), key=key)
     return dict(items[i] for i in order)
 
 

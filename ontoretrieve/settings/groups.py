@@ -597,6 +597,13 @@ class ContextSettings(_Group):
     ``reserve_names_first`` puts among them, come before any seed's shell: at a tight
     budget a weaker seed's name is worth more than a stronger one's description.
     False: stubs then shells tier by tier (before session 23)."""
+    seed_stubs_across_tiers: bool = True
+    """With ``seed_names_first`` and ``seed_order_per_token``: the seeds' stubs come in one
+    order of confidence per token across the evidence tiers, since the confidence weighs
+    the tier already; a cheap, likely tier-2 name may come before a costly tier-1 one
+    (whole dev suite, within 500 tokens +0.22 and within 1,000 +0.20 points, RESULTS
+    session 36). False: tier by tier, each by confidence per token. Seeds without a
+    confidence (a query scoped to named ontologies) keep the tier order."""
     shell_implied_types: bool = False
     """A generic type a parent implies (``a owl:Class`` beside ``rdfs:subClassOf``,
     ``a skos:Concept`` beside ``skos:broader``) leaves the shell for the rest: only a

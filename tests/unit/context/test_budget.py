@@ -561,3 +561,27 @@ def test_per_token_a_tight_budget_names_two_cheap_likely_seeds_before_one_costly
     settings = ContextSettings(seed_order_per_token=True)
     assert subjects(pack(pool, seeds, room, estimate_tokens, settings, ROLES).statements) == {
         costly.value}
+
+
+def test_across_tiers_two_cheap_weaker_seeds_are_named_before_one_costly_stronger_one() -> None:
+    # The costly seed lanes agree on (tier 1); two short-named ones a score alone chose
+    # (tier 2) are each a little less likely but worth more per token. Across tiers the
+    # budget names those two; tier by tier, or with no confidences (a scoped query), the
+    # tier-1 seed takes the room.
+    costly = ox.NamedNode("http://elsewhere.org/vocab/costly")
+    pool = [(costly, LABEL, ox.Literal("a long and rather wordy name of a term"))] + [
+        (term(n), LABEL, ox.Literal(n)) for n in ("a", "b")]
+    seeds = [(costly.value, 1), (term("a").value, 2), (term("b").value, 2)]
+    likely = {costly.value: 0.5, term("a").value: 0.4, term("b").value: 0.4}
+    room = estimate_tokens(turtle(pool[1:])) + 2
+    assert estimate_tokens(turtle(pool[:2])) > room  # the costly one and a cheap one do not fit
+
+    def kept(settings: ContextSettings, confidences: dict[str, float] | None = likely
+             ) -> set[str]:
+        return subjects(pack(pool, seeds, room, estimate_tokens, settings, ROLES,
+                             confidences=confidences).statements)
+
+    assert kept(DEFAULTS) == {term("a").value, term("b").value}
+    assert kept(ContextSettings(seed_stubs_across_tiers=False)) == {costly.value}
+    assert kept(ContextSettings(seed_names_first=False)) == {costly.value}
+    assert kept(DEFAULTS, confidences=None) == {costly.value}
