@@ -89,7 +89,9 @@ from ontoretrieve.rdf.vocab import (
     OWL_DISJOINT_WITH_NODE,
     OWL_EQUIVALENT_CLASS,
     OWL_ON_PROPERTY,
+    RDF_FIRST_NODE,
     RDF_NIL,
+    RDF_REST_NODE,
     RDF_TYPE,
     RDF_TYPE_NODE,
     RDFS_CLASS,
@@ -765,15 +767,22 @@ class _Costs:
     def body(self, statement: Statement) -> int:
         cost = self._bodies.get(statement)
         if cost is None:
-            _, p, o = statement
-            cost = estimate_tokens(f"    {self._short(p)} {self._short(o)} ;\n")
+            s, p, o = statement
+            if isinstance(s, ox.BlankNode) and p == RDF_REST_NODE:
+                cost = 1  # a list's ")" at most (inline_turtle)
+            elif isinstance(s, ox.BlankNode) and p == RDF_FIRST_NODE:
+                cost = estimate_tokens(f" {self._short(o)}")  # an item in "( ... )"
+            else:
+                cost = estimate_tokens(f"    {self._short(p)} {self._short(o)} ;\n")
             self._bodies[statement] = cost
         return cost
 
     def subject(self, node: object) -> int:
         cost = self._subjects.get(node)
         if cost is None:
-            cost = estimate_tokens(self._short(node) + "\n")
+            # A blank node is mostly written in place, "[ ... ]" (inline_turtle).
+            cost = 1 if isinstance(node, ox.BlankNode) else estimate_tokens(
+                self._short(node) + "\n")
             self._subjects[node] = cost
         return cost
 
@@ -786,7 +795,7 @@ class _Costs:
         if isinstance(term, ox.Literal):
             tag = f"@{term.language}" if term.language else ""
             return f'"{term.value}"{tag}'
-        return "_:b9"  # a blank node as Turtle writes it for a prompt (short_blank_labels)
+        return "[ ]"  # a blank node's brackets where it is used (inline_turtle)
 
 
 # -- 4. the exact count -------------------------------------------------------------------

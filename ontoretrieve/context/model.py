@@ -25,8 +25,19 @@ import pyoxigraph as ox
 from pydantic import BaseModel, ConfigDict
 
 from ontoretrieve.context.tokens import estimate_tokens
+from ontoretrieve.context.turtle import inline_turtle
 from ontoretrieve.errors import OntoRetrieveError
-from ontoretrieve.rdf.vocab import OBO, RDF, RDF_TYPE, WELL_KNOWN_PREFIXES, XSD, namespace_of
+from ontoretrieve.rdf.vocab import (
+    OBO,
+    RDF,
+    RDF_FIRST,
+    RDF_NIL,
+    RDF_REST,
+    RDF_TYPE,
+    WELL_KNOWN_PREFIXES,
+    XSD,
+    namespace_of,
+)
 from ontoretrieve.records import CatalogAccessMode, SeedEvidence, SeedFunnel, TermStep
 
 if TYPE_CHECKING:
@@ -226,6 +237,7 @@ def used_prefixes(triples: Iterable[ox.Triple | Statement]) -> dict[str, str]:
 
 
 _KNOWN_NAMESPACES = frozenset(WELL_KNOWN_PREFIXES.values())
+_LIST = frozenset({RDF_FIRST, RDF_REST})
 _KNOWN_NAMES = {ns: prefix for prefix, ns in WELL_KNOWN_PREFIXES.items()}
 
 
@@ -235,8 +247,10 @@ def turtle_prefixes(triples: Iterable[ox.Triple | Statement]) -> dict[str, str]:
     of its uses as Turtle writes them (a subject once, each of its predicates once;
     two or three uses pay for a line). A context is read by a language
     model within a token budget, so a prefix used once is written out instead, and
-    ``rdf:type`` as a predicate is no use of ``rdf:`` (Turtle writes "a"); literal
-    datatypes are (``xsd:double``), save those Turtle writes bare or not at all.
+    ``rdf:type`` as a predicate is no use of ``rdf:`` (Turtle writes "a"), nor are a
+    list's ``rdf:first``, ``rdf:rest`` and ``rdf:nil`` (written ``( ... )``:
+    ``inline_turtle``); literal datatypes are (``xsd:double``), save those Turtle writes
+    bare or not at all.
 
     An OBO ID space used often enough gets its own prefix, the CURIE every
     reader of OBO ontologies knows: ``GO:0010467`` for ``obo:GO_0010467``, two
@@ -258,11 +272,13 @@ def turtle_prefixes(triples: Iterable[ox.Triple | Statement]) -> dict[str, str]:
         if s not in subjects:
             subjects.add(s)
             _count(uses, s)
+        in_list = isinstance(s, ox.BlankNode) and p.value in _LIST  # "( ... )": inline_turtle
         if (s, p) not in predicates:
             predicates.add((s, p))
-            if p.value != RDF_TYPE:
+            if p.value != RDF_TYPE and not in_list:
                 _count(uses, p)
-        _count(uses, o)
+        if not (in_list and o.value == RDF_NIL):
+            _count(uses, o)
     taken = set(WELL_KNOWN_PREFIXES)
     paying = obo_id_spaces(uses, taken)
     for namespace, count in sorted(uses.items()):
@@ -465,15 +481,15 @@ def short_blank_labels(triples: Sequence[ox.Triple]) -> Sequence[ox.Triple]:
 
 def serialize_triples(triples: Sequence[ox.Triple], fmt: OutputFormat) -> str:
     """Turtle, JSON-LD or N-Triples text; Turtle declares the prefixes that pay for their
-    line (``turtle_prefixes``) and labels blank nodes briefly (``short_blank_labels``)."""
+    line (``turtle_prefixes``), writes a blank node used once where it is used, a list as
+    ``( ... )`` (``inline_turtle``), and labels the other blank nodes briefly
+    (``short_blank_labels``)."""
     if fmt not in _FORMATS:
         raise ValueError(f"unknown format {fmt!r}: use turtle, jsonld or ntriples")
-    prefixes = None
     if fmt == "turtle":
-        prefixes = turtle_prefixes(triples)
-        triples = short_blank_labels(triples)
+        return inline_turtle(short_blank_labels(triples), turtle_prefixes(triples))
     try:
-        data = ox.serialize(triples, format=_FORMATS[fmt], prefixes=prefixes)
+        data = ox.serialize(triples, format=_FORMATS[fmt])
     except OSError as exc:  # JSON-LD cannot carry RDF 1.2 triple terms (RDF-star)
         raise OntoRetrieveError(f"the context cannot be written as {fmt}: {exc}; its "
                                 "catalog uses RDF 1.2 triple terms (RDF-star): use turtle "

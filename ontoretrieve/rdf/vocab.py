@@ -96,6 +96,8 @@ Not used to expand CURIEs in settings (``PREFIXES`` is)."""
 
 RDF_TYPE: Final = RDF + "type"
 RDF_NIL: Final = RDF + "nil"
+RDF_FIRST: Final = RDF + "first"
+RDF_REST: Final = RDF + "rest"
 RDF_PROPERTY: Final = RDF + "Property"
 RDF_LIST: Final = RDF + "List"
 
@@ -305,6 +307,8 @@ OWL_RESTRICTION_NODE: Final = ox.NamedNode(OWL_RESTRICTION)
 OWL_ONTOLOGY_NODE: Final = ox.NamedNode(OWL_ONTOLOGY)
 OWL_ON_PROPERTY_NODE: Final = ox.NamedNode(OWL_ON_PROPERTY)
 OWL_DISJOINT_WITH_NODE: Final = ox.NamedNode(OWL_DISJOINT_WITH)
+RDF_FIRST_NODE: Final = ox.NamedNode(RDF_FIRST)
+RDF_REST_NODE: Final = ox.NamedNode(RDF_REST)
 META_TYPE_NODES: Final = nodes(META_TYPES)
 CLASS_TYPE_NODES: Final = nodes(CLASS_TYPES)
 PROPERTY_TYPE_NODES: Final = nodes(PROPERTY_META_TYPES)

@@ -265,10 +265,11 @@ def test_a_term_disjoint_with_a_seed_is_not_linked_to_it() -> None:
     assert "http://x.org/Cajun" not in subjects(kept.statements)
 
 
-def test_a_prompts_turtle_labels_blank_nodes_briefly_and_says_the_same_graph() -> None:
+def test_a_prompts_turtle_writes_a_restriction_in_place_and_says_the_same_graph() -> None:
     triples = [ox.Triple(*t) for t in restriction("Margherita", "hasTopping", "Mozzarella")]
     text = serialize_triples(triples, "turtle")
-    assert "_:b0" in text and str(triples[0].object) not in text
+    assert "[ a owl:Restriction ; owl:onProperty xorg:hasTopping" in text
+    assert "_:" not in text and str(triples[0].object) not in text
     back = list(ox.parse(text.encode(), format=ox.RdfFormat.TURTLE))
     assert len(back) == len(triples)
     assert {(str(t.predicate), str(t.object)) for t in back if not isinstance(
