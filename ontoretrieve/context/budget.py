@@ -70,6 +70,7 @@ from ontoretrieve.context.names import (
     accepted_language,
     accepted_languages,
     name_rank,
+    reads_as_words,
     spells_iri,
 )
 from ontoretrieve.context.tokens import TokenCounter, estimate_tokens
@@ -377,11 +378,14 @@ def _place_names(term: _Term, generic: list[Statement], subject: ox.NamedNode,
     """Where the label and the generic types go: the stub names the term by what costs
     least and says most; what the IRI or a parent says already waits."""
     label = term.label
-    if (label is not None and label in term.stub and not settings.stub_iri_labels
-            and (len(term.stub) > 1 or generic) and spells_iri(label[2], subject)):
-        # The IRI says it already ("relations#mainIngredient" labelled "mainIngredient"):
-        # a type or a symbol names the term for fewer tokens; the label waits until
-        # every stub and shell is granted.
+    if (label is not None and label in term.stub and (len(term.stub) > 1 or generic)
+            and (_spelled_by_iri(label, subject, settings)
+                 or _foreign_beside_words(label, subject, settings))):
+        # The IRI says it already ("relations#mainIngredient" labelled "mainIngredient"),
+        # or says it in words where the label is in a language the context does not keep
+        # (pizza:MozzarellaTopping labelled "CoberturaDeMozzarella"@pt): a type or a
+        # symbol names the term for fewer tokens; the label waits until every stub and
+        # shell is granted.
         term.stub.remove(label)
         term.spelled.append(label)
     if term.stub:  # a label names the term; "owl:Class" adds little to it at ~8 tokens
@@ -390,6 +394,20 @@ def _place_names(term: _Term, generic: list[Statement], subject: ox.NamedNode,
         term.rest[:0] = [t for t in generic if t[2].value in implied]
     else:  # nothing else names the term: its type must
         term.stub = generic
+
+
+def _spelled_by_iri(label: Statement, subject: ox.NamedNode, settings: ContextSettings
+                   ) -> bool:
+    return not settings.stub_iri_labels and spells_iri(label[2], subject)
+
+
+def _foreign_beside_words(label: Statement, subject: ox.NamedNode,
+                          settings: ContextSettings) -> bool:
+    """A label kept only because the term has none in the context's languages, where the
+    IRI reads as words (``reads_as_words``)."""
+    return (not settings.stub_foreign_labels and not settings.every_language
+            and not accepted_language(label[2], accepted_languages(settings.languages))
+            and reads_as_words(subject))
 
 
 _CLASS_TYPES = frozenset({OWL_CLASS, RDFS_CLASS})

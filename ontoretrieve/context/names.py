@@ -29,7 +29,7 @@ from ontoretrieve.rdf.graph_index import Role, RoleTable, Statement, Term, role_
 from ontoretrieve.rdf.vocab import NAME_PREDICATES, namespace_of
 
 __all__ = ["EVERY_LANGUAGE", "accepted_language", "accepted_languages", "best_name",
-           "name_rank", "reached_name", "spells_iri"]
+           "name_rank", "reached_name", "reads_as_words", "spells_iri"]
 
 EVERY_LANGUAGE: frozenset[str] = frozenset({"*"})
 """The accepted languages of a context that keeps every literal."""
@@ -131,3 +131,23 @@ _NOT_ALPHANUMERIC = re.compile(r"[\W_]+")
 
 def _spelled(text: str) -> str:
     return _NOT_ALPHANUMERIC.sub("", text.casefold())
+
+
+_WORDS = re.compile(r"[A-Za-z]+(?:[_-]?[A-Za-z]+)*")
+
+
+def reads_as_words(subject: ox.NamedNode) -> bool:
+    """The IRI's local name is words of letters ("MozzarellaTopping", "hasTopping",
+    "spatial_relation"), which Turtle shows as it is: not a code ("GO_0010467", "DAY").
+
+    >>> pizza = "http://www.co-ode.org/ontologies/pizza/pizza.owl#"
+    >>> [reads_as_words(ox.NamedNode(pizza + local)) for local in ("MozzarellaTopping",
+    ...  "hasTopping")]
+    [True, True]
+    >>> [reads_as_words(ox.NamedNode(iri)) for iri in ("http://purl.obolibrary.org/obo/GO_0010467",
+    ...  "http://qudt.org/vocab/unit/DAY")]
+    [False, False]
+    """
+    local = subject.value[len(namespace_of(subject.value)):]
+    return (len(local) >= 3 and _WORDS.fullmatch(local) is not None
+            and any(c.islower() for c in local))

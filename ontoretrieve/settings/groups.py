@@ -613,6 +613,12 @@ class ContextSettings(_Group):
     "mainIngredient", ``unit:DAY`` "day") leaves the stub where a type or a symbol can
     name the term instead: Turtle shows the name already. It comes with the term's rest,
     once everything else is granted. True: the label stays in the stub."""
+    stub_foreign_labels: bool = False
+    """A label in a language ``languages`` does not keep, there only because the term has
+    none in those (``pizza:MozzarellaTopping`` labelled "CoberturaDeMozzarella"@pt),
+    leaves the stub where the IRI reads as words and a type or a symbol can name the
+    term: Turtle shows the words. It waits with the labels the IRIs spell. True: the
+    label stays in the stub."""
     stub_repeated_symbols: bool = False
     """A symbol that spells one the stub holds already (a QUDT unit's ``qudt:ucumCode
     "mV"`` beside ``qudt:symbol "mV"``) waits in the term's rest. True: every symbol is

@@ -586,3 +586,23 @@ def test_across_tiers_two_cheap_weaker_seeds_are_named_before_one_costly_stronge
     assert kept(ContextSettings(seed_stubs_across_tiers=False)) == {costly.value}
     assert kept(ContextSettings(seed_names_first=False)) == {costly.value}
     assert kept(DEFAULTS, confidences=None) == {costly.value}
+
+
+def test_a_foreign_label_waits_where_the_iri_reads_as_words() -> None:
+    # Pizza names its classes in IRIs and labels them in Portuguese only: with English
+    # kept, the stub names MozzarellaTopping by its type, Turtle shows the words, and
+    # the label waits with the labels the IRIs spell. A code-like IRI keeps it, and so
+    # does a context that keeps Portuguese.
+    def split(iri: str, settings: ContextSettings) -> tuple[list[Statement], list[Statement]]:
+        t = ox.NamedNode(iri)
+        own: list[Statement] = [(t, LABEL, ox.Literal("CoberturaDeMozzarella", language="pt")),
+                                (t, TYPE, CLASS)]
+        part = split_term(t, own, {}, ROLES, settings, set())
+        return part.stub, part.spelled
+
+    words, code = "http://x.org/pizza#MozzarellaTopping", "http://x.org/PIZZA_0001"
+    stub, spelled = split(words, DEFAULTS)
+    assert [o for _, _, o in stub] == [CLASS] and len(spelled) == 1
+    assert split(code, DEFAULTS)[0][0][1] == LABEL
+    assert split(words, ContextSettings(languages=["en", "pt"]))[0][0][1] == LABEL
+    assert split(words, ContextSettings(stub_foreign_labels=True))[0][0][1] == LABEL
