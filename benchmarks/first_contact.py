@@ -2,8 +2,9 @@
 
 Indexes one catalog folder into a fresh data directory (the embedded default, as
 the README's first command does) and retrieves each line of a texts file at the
-default budget, printing per text the seeds (local names), the context's tokens
-and how many restrictions and ``owl:disjointWith`` statements its Turtle holds.
+default budget, printing per text the seeds (local names), the context's tokens and
+terms, how many restrictions and ``owl:disjointWith`` statements its Turtle holds and
+how many blank-node labels (``_:b0``) it writes.
 No gold: the texts are the project's own examples of what such a user types, so
 the report shows behaviour, not recall. With ``--before DIR`` (an older checkout,
 same venv) the same texts run on that code too, on its own copy of the index.
@@ -45,8 +46,10 @@ with Engine.open(settings) as engine:
                      "seeds": [s.iri.rsplit("#", 1)[-1].rsplit("/", 1)[-1]
                                for s in context.seeds],
                      "tokens": context.metrics.context_tokens,
+                     "terms": len(context.terms),
                      "restrictions": turtle.count("owl:Restriction"),
-                     "disjoint_with": turtle.count("owl:disjointWith")})
+                     "disjoint_with": turtle.count("owl:disjointWith"),
+                     "blank_labels": turtle.count("_:b")})
 print(json.dumps(rows))
 """
 

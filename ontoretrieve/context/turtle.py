@@ -32,7 +32,7 @@ import pyoxigraph as ox
 
 from ontoretrieve.rdf.vocab import RDF_FIRST, RDF_NIL, RDF_REST, RDF_TYPE
 
-__all__ = ["inline_turtle"]
+__all__ = ["DEEPEST", "inline_turtle"]
 
 Node = ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple
 """What a statement may hold (a triple term only where nothing goes inline)."""
@@ -75,7 +75,10 @@ def inline_turtle(triples: Sequence[ox.Triple], prefixes: Mapping[str, str]) -> 
     if sorted(map(int, found)) != list(range(len(stand_ins))):  # a literal spells one
         return _plain(triples, prefixes)
     writer = _Writer(graph, texts)
-    written = [writer.node(blank) for blank in stand_ins]
+    try:
+        written = [writer.node(blank) for blank in stand_ins]
+    except _TooDeep:
+        return _plain(triples, prefixes)
     return _STAND_IN_TEXT.sub(lambda m: written[int(m.group(1))], text)
 
 
@@ -111,7 +114,7 @@ class _Graph:
                 self.triple_terms = True
         self.inline = {node for node, count in uses.items() if count == 1}
         self._break_cycles(from_named)
-        self.lists = {node for node in self.inline if self._list_items(node) is not None}
+        self.lists = self._well_formed_lists()
 
     def tree_terms(self) -> list[Node]:
         """Every IRI and literal of the statements about blank nodes that go inline, once
@@ -126,24 +129,40 @@ class _Graph:
 
     def list_items(self, node: ox.BlankNode) -> list[Node] | None:
         """The items of the well-formed list ``node`` heads, or None."""
-        return self._list_items(node) if node in self.lists else None
-
-    def _list_items(self, node: ox.BlankNode) -> list[Node] | None:
+        if node not in self.lists:
+            return None
         items: list[Node] = []
-        seen: set[Node] = set()
         current: Node = node
-        while not (isinstance(current, ox.NamedNode) and current.value == RDF_NIL):
-            if (not isinstance(current, ox.BlankNode) or current in seen
-                    or current not in self.inline):
-                return None
-            pairs = self.of_blank.get(current, [])
-            by_predicate = {p.value: o for p, o in pairs}
-            if len(pairs) != 2 or set(by_predicate) != {RDF_FIRST, RDF_REST}:
-                return None
-            seen.add(current)
-            items.append(by_predicate[RDF_FIRST])
-            current = by_predicate[RDF_REST]
+        while isinstance(current, ox.BlankNode):
+            item, current = self.lists[current]
+            items.append(item)
         return items
+
+    def _well_formed_lists(self) -> dict[ox.BlankNode, tuple[Node, Node]]:
+        """Each inline blank node that heads a well-formed list (its statements an
+        ``rdf:first`` and an ``rdf:rest``, the rest ``rdf:nil`` or such a node again), with
+        its item and rest. One walk per node, each node settled once."""
+        cells: dict[ox.BlankNode, tuple[Node, Node]] = {}
+        for node in self.inline:
+            pairs = self.of_blank.get(node, [])
+            by_predicate = {p.value: o for p, o in pairs}
+            if len(pairs) == 2 and set(by_predicate) == {RDF_FIRST, RDF_REST}:
+                cells[node] = (by_predicate[RDF_FIRST], by_predicate[RDF_REST])
+        settled: dict[ox.BlankNode, bool] = {}
+        for start in cells:
+            path: list[ox.BlankNode] = []
+            current: Node = start
+            while isinstance(current, ox.BlankNode) and current in cells and current not in settled:
+                settled[current] = False  # on the path: a cycle back to it is no list
+                path.append(current)
+                current = cells[current][1]
+            if isinstance(current, ox.BlankNode):
+                ends_well = settled.get(current, False)
+            else:
+                ends_well = isinstance(current, ox.NamedNode) and current.value == RDF_NIL
+            for node in path:
+                settled[node] = ends_well
+        return {node: cells[node] for node, ok in settled.items() if ok}
 
     def _break_cycles(self, from_named: Sequence[ox.BlankNode]) -> None:
         """Blank nodes used once that no written block reaches (a cycle of them) keep a
@@ -177,22 +196,32 @@ class _Writer:
     def predicate(self, p: ox.NamedNode) -> str:
         return "a" if p.value == RDF_TYPE else self.texts[p]
 
-    def node(self, node: Node) -> str:
-        if isinstance(node, ox.BlankNode):
-            if node not in self.graph.inline:
-                return f"_:{node.value}"
-            items = self.graph.list_items(node)
-            if items is not None:
-                return "( " + " ".join(self.node(item) for item in items) + " )" if items else "()"
-            pairs = self.graph.of_blank.get(node, [])
-            if not pairs:
-                return "[]"
-            inner = " ; ".join(
-                f"{self.predicate(p)} " + " , ".join(self.node(o) for o in objects)
-                for (p, _), objects in zip(_runs(pairs), _objects_by_predicate(pairs),
-                                           strict=True))
-            return f"[ {inner} ]"
-        return self.texts[node]
+    def node(self, node: Node, depth: int = 0) -> str:
+        if not isinstance(node, ox.BlankNode):
+            return self.texts[node]
+        if node not in self.graph.inline:
+            return f"_:{node.value}"
+        if depth > DEEPEST:
+            raise _TooDeep
+        items = self.graph.list_items(node)
+        if items is not None:
+            return "( " + " ".join(self.node(item, depth + 1) for item in items) + " )"
+        pairs = self.graph.of_blank.get(node, [])
+        if not pairs:
+            return "[]"
+        inner = " ; ".join(
+            f"{self.predicate(p)} " + " , ".join(self.node(o, depth + 1) for o in objects)
+            for (p, _), objects in zip(_runs(pairs), _objects_by_predicate(pairs), strict=True))
+        return f"[ {inner} ]"
+
+
+DEEPEST = 64
+"""Blank nodes nested deeper than this (never an OWL class expression; a hostile
+catalog's chain) leave the whole graph to pyoxigraph's labelled blocks."""
+
+
+class _TooDeep(Exception):
+    """A blank node nested deeper than ``DEEPEST``."""
 
 
 def _runs(pairs: Sequence[tuple[ox.NamedNode, Node]]) -> Iterator[tuple[ox.NamedNode, int]]:

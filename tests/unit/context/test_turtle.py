@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pyoxigraph as ox
 import rdflib
 from hypothesis import given, settings
@@ -9,7 +11,7 @@ from hypothesis import strategies as st
 from rdflib.compare import isomorphic
 
 from ontoretrieve.context.model import serialize_triples, turtle_prefixes
-from ontoretrieve.context.turtle import inline_turtle
+from ontoretrieve.context.turtle import DEEPEST, inline_turtle
 from ontoretrieve.rdf.vocab import OWL, RDF_FIRST, RDF_NIL, RDF_REST, RDFS
 
 EX = "http://x.org/"
@@ -121,3 +123,28 @@ def graphs(draw: st.DrawFn) -> list[ox.Triple]:
 @given(graphs())
 def test_any_graph_reads_back_the_same(triples: list[ox.Triple]) -> None:
     assert same_graph(triples, serialize_triples(triples, "turtle"))
+
+
+def test_a_deep_chain_of_blank_nodes_keeps_its_labels_and_reads_back() -> None:
+    chain = [ox.BlankNode() for _ in range(DEEPEST + 10)]
+    triples = [ox.Triple(ex("A"), ex("p"), chain[0])] + [
+        ox.Triple(a, ex("p"), b) for a, b in itertools.pairwise(chain)]
+    text = serialize_triples(triples, "turtle")
+    assert "[" not in text and same_graph(triples, text)
+    shallow = serialize_triples(triples[:DEEPEST], "turtle")
+    assert "_:" not in shallow and same_graph(triples[:DEEPEST], shallow)
+
+
+def test_a_long_list_is_written_in_place() -> None:
+    head, items = a_list([ex(f"i{n}") for n in range(1000)])
+    triples = [ox.Triple(ex("A"), ex("p"), head), *items]
+    text = serialize_triples(triples, "turtle")
+    back = list(ox.parse(text.encode(), format=ox.RdfFormat.TURTLE))
+    first = {t.subject: t.object for t in back if t.predicate == FIRST}
+    rest = {t.subject: t.object for t in back if t.predicate == REST}
+    node, read = next(t.object for t in back if t.predicate == ex("p")), []
+    while node != NIL:
+        read.append(first[node])
+        node = rest[node]
+    assert "_:" not in text and len(back) == len(triples)
+    assert read == [t.object for t in items if t.predicate == FIRST]
