@@ -539,53 +539,43 @@ def test_two_candidates_named_before_either_is_linked_to_the_seed() -> None:
     assert "http://x.org/course" not in kept(ContextSettings(reserve_links_with_names=True))
 
 
-def test_per_token_a_tight_budget_names_two_cheap_likely_seeds_before_one_costly_one() -> None:
-    # One seed of a namespace no other seed uses, with a long label, a little likelier
-    # than each of two short-named seeds of a shared namespace: by confidence alone the
-    # costly one takes the room; by confidence per token the two cheap ones do.
-    costly = ox.NamedNode("http://elsewhere.org/vocab/costly")
-    pool = [(costly, LABEL, ox.Literal("a long and rather wordy name of a term"))] + [
+COSTLY = ox.NamedNode("http://elsewhere.org/vocab/costly")
+CHEAP = [term("a").value, term("b").value]
+LIKELY = {COSTLY.value: 0.5, CHEAP[0]: 0.4, CHEAP[1]: 0.4}
+
+
+def one_costly_two_cheap(costly_tier: int, cheap_tier: int, settings: ContextSettings,
+                         confidences: dict[str, float] | None = LIKELY) -> set[str]:
+    """The seeds kept where two seeds fit but not the costly one beside a cheap one: one
+    seed of a namespace no other seed uses, with a long label, a little likelier than each
+    of two short-named seeds of a shared namespace."""
+    pool = [(COSTLY, LABEL, ox.Literal("a long and rather wordy name of a term"))] + [
         (term(n), LABEL, ox.Literal(n)) for n in ("a", "b")]
-    seeds = [(costly.value, 0), (term("a").value, 0), (term("b").value, 0)]
-    likely = {costly.value: 0.5, term("a").value: 0.4, term("b").value: 0.4}
+    seeds = [(COSTLY.value, costly_tier), (CHEAP[0], cheap_tier), (CHEAP[1], cheap_tier)]
     room = estimate_tokens(turtle(pool[1:])) + 2
     assert estimate_tokens(turtle(pool[:2])) > room  # the costly one and a cheap one do not fit
+    return subjects(pack(pool, seeds, room, estimate_tokens, settings, ROLES,
+                         confidences=confidences).statements)
 
-    def kept(per_token: bool) -> set[str]:
-        settings = ContextSettings(seed_order_per_token=per_token)
-        return subjects(pack(pool, seeds, room, estimate_tokens, settings, ROLES,
-                             confidences=likely).statements)
 
-    assert kept(per_token=False) == {costly.value}
-    assert kept(per_token=True) == {term("a").value, term("b").value}
-    # Without confidences (a scoped query) the rank order stands.
-    settings = ContextSettings(seed_order_per_token=True)
-    assert subjects(pack(pool, seeds, room, estimate_tokens, settings, ROLES).statements) == {
-        costly.value}
+def test_per_token_a_tight_budget_names_two_cheap_likely_seeds_before_one_costly_one() -> None:
+    # By confidence alone the costly one takes the room; by confidence per token the two
+    # cheap ones do; without confidences (a scoped query) the rank order stands.
+    assert one_costly_two_cheap(0, 0, ContextSettings(seed_order_per_token=False)) == {
+        COSTLY.value}
+    assert one_costly_two_cheap(0, 0, ContextSettings(seed_order_per_token=True)) == set(CHEAP)
+    assert one_costly_two_cheap(0, 0, DEFAULTS, confidences=None) == {COSTLY.value}
 
 
 def test_across_tiers_two_cheap_weaker_seeds_are_named_before_one_costly_stronger_one() -> None:
-    # The costly seed lanes agree on (tier 1); two short-named ones a score alone chose
-    # (tier 2) are each a little less likely but worth more per token. Across tiers the
-    # budget names those two; tier by tier, or with no confidences (a scoped query), the
-    # tier-1 seed takes the room.
-    costly = ox.NamedNode("http://elsewhere.org/vocab/costly")
-    pool = [(costly, LABEL, ox.Literal("a long and rather wordy name of a term"))] + [
-        (term(n), LABEL, ox.Literal(n)) for n in ("a", "b")]
-    seeds = [(costly.value, 1), (term("a").value, 2), (term("b").value, 2)]
-    likely = {costly.value: 0.5, term("a").value: 0.4, term("b").value: 0.4}
-    room = estimate_tokens(turtle(pool[1:])) + 2
-    assert estimate_tokens(turtle(pool[:2])) > room  # the costly one and a cheap one do not fit
-
-    def kept(settings: ContextSettings, confidences: dict[str, float] | None = likely
-             ) -> set[str]:
-        return subjects(pack(pool, seeds, room, estimate_tokens, settings, ROLES,
-                             confidences=confidences).statements)
-
-    assert kept(DEFAULTS) == {term("a").value, term("b").value}
-    assert kept(ContextSettings(seed_stubs_across_tiers=False)) == {costly.value}
-    assert kept(ContextSettings(seed_names_first=False)) == {costly.value}
-    assert kept(DEFAULTS, confidences=None) == {costly.value}
+    # The costly seed lanes agree on (tier 1); the two cheap ones a score alone chose
+    # (tier 2) are worth more per token. Across tiers the budget names those two; tier by
+    # tier, or with no confidences (a scoped query), the tier-1 seed takes the room.
+    assert one_costly_two_cheap(1, 2, DEFAULTS) == set(CHEAP)
+    assert one_costly_two_cheap(1, 2, ContextSettings(seed_stubs_across_tiers=False)) == {
+        COSTLY.value}
+    assert one_costly_two_cheap(1, 2, ContextSettings(seed_names_first=False)) == {COSTLY.value}
+    assert one_costly_two_cheap(1, 2, DEFAULTS, confidences=None) == {COSTLY.value}
 
 
 def test_a_foreign_label_waits_where_the_iri_reads_as_words() -> None:
