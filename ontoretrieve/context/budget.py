@@ -243,10 +243,21 @@ def _tagged(term: object) -> bool:
 def drop_repeats(statements: Sequence[Statement], roles: RoleTable
                  ) -> tuple[list[Statement], int]:
     """Without statements that only repeat: the same literal text for the same subject
-    and predicate (in another language variant or case), or a comment whose text is
-    another description of the term."""
+    and predicate (in another language variant or case), a comment whose text is
+    another description of the term, or an annotation that only spells the term's IRI
+    (OBO's ``oboInOwl:id "GO:0010467"`` of ``obo:GO_0010467``, which Turtle shows as
+    ``GO:0010467`` already) where the term has something else to say.
+
+    >>> go = ox.NamedNode("http://purl.obolibrary.org/obo/GO_0010467")
+    >>> obo_id = ox.NamedNode("http://www.geneontology.org/formats/oboInOwl#id")
+    >>> label = ox.NamedNode("http://www.w3.org/2000/01/rdf-schema#label")
+    >>> drop_repeats([(go, label, ox.Literal("gene expression")),
+    ...               (go, obo_id, ox.Literal("GO:0010467"))], RoleTable.default())[1]
+    1
+    """
     seen: set[tuple[object, object, str]] = set()
     described: dict[object, set[str]] = {}
+    said = Counter(t[0] for t in statements if not _spells_own_iri(t, roles))
     for s, p, o in statements:
         if (isinstance(o, ox.Literal) and p.value != RDFS_COMMENT
                 and role_of(p, o, roles) is Role.DESCRIPTION):
@@ -256,12 +267,19 @@ def drop_repeats(statements: Sequence[Statement], roles: RoleTable
         s, p, o = t
         if isinstance(o, ox.Literal):
             key = (s, p, _plain(o.value))
-            if key in seen or (p.value == RDFS_COMMENT and key[2] in described.get(s, ())):
+            if (key in seen or (p.value == RDFS_COMMENT and key[2] in described.get(s, ()))
+                    or (said[s] and _spells_own_iri(t, roles))):
                 repeats += 1
                 continue
             seen.add(key)
         kept.append(t)
     return kept, repeats
+
+
+def _spells_own_iri(statement: Statement, roles: RoleTable) -> bool:
+    s, p, o = statement
+    return (isinstance(s, ox.NamedNode) and role_of(p, o, roles) is Role.ANNOTATION
+            and spells_iri(o, s))
 
 
 def _plain(text: str) -> str:

@@ -596,3 +596,14 @@ def test_a_foreign_label_waits_where_the_iri_reads_as_words() -> None:
     assert split(code, DEFAULTS)[0][0][1] == LABEL
     assert split(words, ContextSettings(languages=["en", "pt"]))[0][0][1] == LABEL
     assert split(words, ContextSettings(stub_foreign_labels=True))[0][0][1] == LABEL
+
+
+def test_an_annotation_that_only_spells_the_iri_is_a_repeat_unless_it_is_all_there_is() -> None:
+    go = ox.NamedNode("http://purl.obolibrary.org/obo/GO_0010467")
+    lone = ox.NamedNode("http://purl.obolibrary.org/obo/GO_0000001")
+    obo_id = ox.NamedNode("http://www.geneontology.org/formats/oboInOwl#id")
+    pool: list[Statement] = [(go, LABEL, ox.Literal("gene expression")),
+                             (go, obo_id, ox.Literal("GO:0010467")),
+                             (lone, obo_id, ox.Literal("GO:0000001"))]
+    kept, repeats = drop_repeats(pool, ROLES)
+    assert kept == [pool[0], pool[2]] and repeats == 1
