@@ -6,7 +6,7 @@ part of it a token budget affords, in the order a prompt needs it:
 
 1. literals in other languages than ``context.languages`` go, and statements
    that only repeat (the same text under "en" and "en-US", a comment equal to
-   the term's definition);
+   the term's definition, an ``oboInOwl:id`` that spells the IRI);
 2. each term splits into a **stub** (one label, symbols, the types its own
    vocabulary gives it), a **shell** (generic types such as ``owl:Class``
    unless a parent implies them, parents, domain and range, its first
