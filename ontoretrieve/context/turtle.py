@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import pyoxigraph as ox
 
@@ -211,7 +211,7 @@ class _Writer:
             return "[]"
         inner = " ; ".join(
             f"{self.predicate(p)} " + " , ".join(self.node(o, depth + 1) for o in objects)
-            for (p, _), objects in zip(_runs(pairs), _objects_by_predicate(pairs), strict=True))
+            for p, objects in _by_predicate(pairs))
         return f"[ {inner} ]"
 
 
@@ -224,22 +224,17 @@ class _TooDeep(Exception):
     """A blank node nested deeper than ``DEEPEST``."""
 
 
-def _runs(pairs: Sequence[tuple[ox.NamedNode, Node]]) -> Iterator[tuple[ox.NamedNode, int]]:
-    """Each run of one predicate (consecutive statements), with its length."""
-    start = 0
-    for i in range(1, len(pairs) + 1):
-        if i == len(pairs) or pairs[i][0] != pairs[start][0]:
-            yield pairs[start][0], i - start
-            start = i
-
-
-def _objects_by_predicate(pairs: Sequence[tuple[ox.NamedNode, Node]]) -> list[list[Node]]:
-    out: list[list[Node]] = []
-    start = 0
-    for _, length in _runs(pairs):
-        out.append([o for _, o in pairs[start:start + length]])
-        start += length
-    return out
+def _by_predicate(pairs: Sequence[tuple[ox.NamedNode, Node]]
+                  ) -> list[tuple[ox.NamedNode, list[Node]]]:
+    """Each run of one predicate (consecutive statements) with its objects, as Turtle
+    writes them: ``p o , o``."""
+    runs: list[tuple[ox.NamedNode, list[Node]]] = []
+    for p, o in pairs:
+        if runs and runs[-1][0] == p:
+            runs[-1][1].append(o)
+        else:
+            runs.append((p, [o]))
+    return runs
 
 
 _PROBE = ox.NamedNode("urn:x-ontoretrieve:p")
