@@ -648,6 +648,7 @@ def per_token_order(tiers: Mapping[str, int], terms: Mapping[ox.NamedNode, _Term
         return confidences[iri] / max(cost, 1)
 
     items = list(tiers.items())
+
     def key(i: int) -> tuple[float, ...]:
         iri, tier = items[i]
         return (-value(iri), i) if across_tiers else (tier, -value(iri), i)
