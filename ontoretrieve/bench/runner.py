@@ -30,7 +30,13 @@ from ontoretrieve.bench.summary import RunSummary, summarize
 from ontoretrieve.bench.units import BenchUnit
 from ontoretrieve.catalog.reader import CatalogReader
 from ontoretrieve.context.model import Context, Mode
-from ontoretrieve.context.names import spells_iri
+from ontoretrieve.context.names import (
+    EVERY_LANGUAGE,
+    accepted_language,
+    accepted_languages,
+    reads_as_words,
+    spells_iri,
+)
 from ontoretrieve.context.retriever import Retriever
 from ontoretrieve.context.tokens import estimate_tokens
 from ontoretrieve.engine.slices import fit_turtle
@@ -184,8 +190,9 @@ def run_variants(base: Retriever, variants: Sequence[tuple[Variant, Settings]],
     owners, labels, aliases = _gold_owners(base.reader, units)
     graphs = catalog_graphs(base.reader)  # once: reading the versions queries the store
     label_predicates = base.settings.index.label_predicates
+    accepted = accepted_languages(base.settings.context.languages)
     readable = readable_iris(base.reader, sorted({iri for u in units for g in u.gold for iri in g}),
-                             label_predicates, graphs)
+                             label_predicates, graphs, accepted=accepted)
     scopes = {unit.id: _unit_scope(base, unit) if scoped else () for unit in units}
     warm_seconds = 0.0
     if warm_up:
@@ -215,7 +222,8 @@ def run_variants(base: Retriever, variants: Sequence[tuple[Variant, Settings]],
                 unnamed = unnamed_subjects(context.triples(), retriever.roles)
                 row["gold_unnamed"] = gold_unnamed(unit, unnamed, readable)
                 row["context_bare_subjects"] = len(
-                    unnamed - readable_iris(base.reader, sorted(unnamed), label_predicates, graphs))
+                    unnamed - readable_iris(base.reader, sorted(unnamed), label_predicates, graphs,
+                                            accepted=accepted))
                 cuts = cut_at_budgets(unit, context, at_budgets, retriever.roles, readable)
                 row["gold_at_tokens"] = {b: cut.found for b, cut in cuts.items()}
                 row["gold_unnamed_at_tokens"] = {b: cut.unnamed for b, cut in cuts.items()}
@@ -379,10 +387,13 @@ def catalog_graphs(reader: CatalogReader) -> set[str]:
 
 
 def readable_iris(reader: CatalogReader, iris: Sequence[str], label_predicates: Sequence[str],
-                  graphs: Set[str] | None = None, batch: int = 400) -> set[str]:
+                  graphs: Set[str] | None = None, batch: int = 400,
+                  accepted: frozenset[str] = EVERY_LANGUAGE) -> set[str]:
     """Of ``iris``, those a context need not name: the IRI spells a label of the term
     (``relations#birthPlace`` labelled "birth place", as ``spells_iri``
-    decides), or the catalog has no label for it (its IRI is all there is to show).
+    decides), the catalog has no label for it (its IRI is all there is to show), or
+    none in the ``accepted`` languages where the IRI reads as words
+    (``pizza:MozzarellaTopping``, labelled in Portuguese alone: ``reads_as_words``).
     One query per ``batch`` IRIs in ``graphs`` (default: ``catalog_graphs``); none for
     no IRIs."""
     if not iris:
@@ -393,5 +404,23 @@ def readable_iris(reader: CatalogReader, iris: Sequence[str], label_predicates: 
         for iri, facts in reader.facts(iris[start:start + batch], label_predicates,
                                        graphs).items():
             labelled.setdefault(iri, []).extend(o for _, o in facts)
-    return {iri for iri in iris if iri not in labelled or any(
-        spells_iri(label, ox.NamedNode(iri)) for label in labelled[iri])}
+    return {iri for iri in iris if iri not in labelled or _reads_without(
+        ox.NamedNode(iri), labelled[iri], accepted)}
+
+
+def _reads_without(node: ox.NamedNode, labels: Sequence[object], accepted: frozenset[str]
+                   ) -> bool:
+    """The IRI says what its labels would: it spells one, or reads as words where no
+    label is in an accepted language.
+
+    >>> topping = ox.NamedNode("http://x.org/pizza#MozzarellaTopping")
+    >>> pt = [ox.Literal("CoberturaDeMozzarella", language="pt")]
+    >>> en = accepted_languages(("en", ""))
+    >>> _reads_without(topping, pt, en), _reads_without(topping, pt, EVERY_LANGUAGE)
+    (True, False)
+    >>> _reads_without(ox.NamedNode("http://x.org/GO_0001"), pt, en)
+    False
+    """
+    return any(spells_iri(label, node) for label in labels) or (
+        reads_as_words(node) and not any(accepted_language(label, accepted)
+                                         for label in labels))
