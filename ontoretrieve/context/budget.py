@@ -257,7 +257,8 @@ def drop_repeats(statements: Sequence[Statement], roles: RoleTable
     """
     seen: set[tuple[object, object, str]] = set()
     described: dict[object, set[str]] = {}
-    said = Counter(t[0] for t in statements if not _spells_own_iri(t, roles))
+    spelling = {t for t in statements if _spells_own_iri(t, roles)}
+    said = Counter(t[0] for t in statements if t not in spelling)
     for s, p, o in statements:
         if (isinstance(o, ox.Literal) and p.value != RDFS_COMMENT
                 and role_of(p, o, roles) is Role.DESCRIPTION):
@@ -268,7 +269,7 @@ def drop_repeats(statements: Sequence[Statement], roles: RoleTable
         if isinstance(o, ox.Literal):
             key = (s, p, _plain(o.value))
             if (key in seen or (p.value == RDFS_COMMENT and key[2] in described.get(s, ()))
-                    or (said[s] and _spells_own_iri(t, roles))):
+                    or (t in spelling and said[s])):
                 repeats += 1
                 continue
             seen.add(key)
