@@ -818,9 +818,34 @@ def _folded_stream(tokens: Sequence[Token], aliases: dict[str, list[str]]) -> St
     def keys_of(index: int, token: Token) -> list[str]:
         if not token.is_word or _defines(tokens, index, aliases):
             return []
-        return aliases.get(exact_key(token.text), [fold_word(token.text)])
+        return (_prime_end(tokens, index)
+                or aliases.get(exact_key(token.text), [fold_word(token.text)]))
 
     return _stream(tokens, keys_of)
+
+
+PRIME_ENDS = {"3": ("three", "prime"), "5": ("five", "prime")}
+"""A nucleic acid's ends as the Sequence Ontology spells them (*three_prime_UTR*)."""
+
+PRIME_MARKS = frozenset("'\u2032\u2019")
+"""What a text writes for a prime: an apostrophe, the prime, a typographic quote."""
+
+
+def _prime_end(tokens: Sequence[Token], index: int) -> list[str]:
+    """The spelled-out keys of a 3' or 5' end ("3' UTR": ``three prime``), none for
+    another token: texts write the digit and a prime, the catalogs spell both out.
+
+    >>> [_prime_end(tokenize("the 3\u2032 UTR"), i) for i in range(2)]
+    [[], ['three', 'prime']]
+    >>> _prime_end(tokenize("3 UTRs"), 0), _prime_end(tokenize("35' long"), 0)
+    ([], [])
+    """
+    spelled = PRIME_ENDS.get(tokens[index].text)
+    after = tokens[index + 1] if index + 1 < len(tokens) else None
+    if spelled is None or after is None or after.text not in PRIME_MARKS \
+            or after.start != tokens[index].end:
+        return []
+    return [fold_word(word) for word in spelled]
 
 
 def _defines(tokens: Sequence[Token], index: int, aliases: dict[str, list[str]]) -> bool:

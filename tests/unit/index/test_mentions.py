@@ -158,6 +158,17 @@ def test_a_relational_adjective_names_the_noun_it_pertains_to() -> None:
     assert names(d.find("hearty cardiology")) == []
 
 
+def test_a_digit_and_a_prime_name_the_end_a_catalog_spells_out() -> None:
+    d = dictionary(("utr3", (("three prime untranslated region", "exact"),
+                             ("three prime UTR", "exact"))),
+                   ("utr5", (("five prime UTR", "exact"),)))
+    for text in ("the 3' UTR", "3\u2032 untranslated region", "3\u2019 UTRs", "a 3'-UTR"):
+        assert names(d.find(text)) == ["utr3"], text
+    assert names(d.find("5\u2032UTR")) == ["utr5"]
+    # The digit and the prime must be one mark: not "3 UTR", "35' UTR" nor "3 ' UTR".
+    assert [names(d.find(t)) for t in ("3 UTR", "35' UTR", "3 ' UTR")] == [[], [], []]
+
+
 def test_the_packaged_pertainym_table_reads_adjectives_and_adverbs() -> None:
     assert pertainym_nouns("Cardiac") == ("heart",)
     assert "gene" in pertainym_nouns("genetically")
