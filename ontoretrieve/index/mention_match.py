@@ -660,21 +660,25 @@ class MentionDictionary:
                                                     derived=True)
                                 if m.form.casefold().endswith(GREEK_NOUN_ENDINGS)], named)
         # A Latin adjective's nouns ("cortical": "cortex") meet names that are that noun
-        # whole, so a candidate no term is named by ("cortix") names nothing.
-        found += _new_readings([m for m in self._scan("folded", _latin_stream(tokens), tokens,
-                                                      text, folded=True, derived=True)
-                                if m.form.casefold() in latin_nouns(readable(m.text))], named)
-        # A relational adjective's nouns by WordNet ("cardiac": "heart", "dental": "tooth"),
-        # which no spelling rule joins, likewise meet names that are that noun whole.
+        # whole, so a candidate no term is named by ("cortix") names nothing; so do a
+        # relational adjective's nouns by WordNet ("cardiac": "heart", "dental": "tooth"),
+        # which no spelling rule joins.
+        found += _new_readings(self._nouns_named(latin_nouns, tokens, text), named)
         if pertainyms:
-            found += _new_readings([m for m in self._scan("folded", _pertainym_stream(tokens),
-                                                          tokens, text, folded=True,
-                                                          derived=True)
-                                    if m.form.casefold() in pertainym_nouns(readable(m.text))],
-                                   named)
+            found += _new_readings(self._nouns_named(pertainym_nouns, tokens, text), named)
         found += _new_readings(self._scan("verb", _verb_stream(tokens), tokens, text,
                                           folded=True, derived=True), named)
         return _flag_contained(_cohesion(found, tokens))
+
+    def _nouns_named(self, nouns_of: Callable[[str], Sequence[str]],
+                     tokens: Sequence[Token], text: str) -> list[Mention]:
+        """Derived mentions of the terms with one of ``nouns_of(word)`` as a whole name,
+        for each word of the text."""
+        stream = _stream(tokens, lambda _, t: list(dict.fromkeys(
+            fold_word(n) for n in nouns_of(t.text))) if t.is_word else [])
+        return [m for m in self._scan("folded", stream, tokens, text, folded=True,
+                                      derived=True)
+                if m.form.casefold() in nouns_of(readable(m.text))]
 
     def _scan(self, which: str, stream: Stream, tokens: Sequence[Token],
               text: str, *, folded: bool, derived: bool = False) -> list[Mention]:
@@ -872,18 +876,6 @@ GREEK_NOUN_ENDINGS = ("sis", "ses", "se", "sia")
 def _greek_stream(tokens: Sequence[Token]) -> Stream:
     """The Greek noun roots an adjective in -ic may stand for (``greek_roots``)."""
     return _stream(tokens, lambda _, t: greek_roots(t.text) if t.is_word else [])
-
-
-def _latin_stream(tokens: Sequence[Token]) -> Stream:
-    """The stems of the nouns a Latin adjective may stand for (``latin_nouns``)."""
-    return _stream(tokens, lambda _, t: list(dict.fromkeys(
-        fold_word(n) for n in latin_nouns(t.text))) if t.is_word else [])
-
-
-def _pertainym_stream(tokens: Sequence[Token]) -> Stream:
-    """The stems of the nouns a relational adjective pertains to (``pertainym_nouns``)."""
-    return _stream(tokens, lambda _, t: list(dict.fromkeys(
-        fold_word(n) for n in pertainym_nouns(t.text))) if t.is_word else [])
 
 
 def _exact_stream(tokens: Sequence[Token]) -> Stream:
