@@ -665,8 +665,7 @@ class MentionDictionary:
         # which no spelling rule joins.
         found += _new_readings(self._nouns_named(latin_nouns, tokens, text), named)
         if pertainyms:
-            found += _new_readings(_outside_names(
-                self._nouns_named(pertainym_nouns, tokens, text), found), named)
+            found += _new_readings(self._nouns_named(pertainym_nouns, tokens, text), named)
         found += _new_readings(self._scan("verb", _verb_stream(tokens), tokens, text,
                                           folded=True, derived=True), named)
         return _flag_contained(_cohesion(found, tokens))
@@ -901,19 +900,6 @@ def _flag_contained(mentions: list[Mention]) -> list[Mention]:
     holds = _reach_of_spans({(m.start, m.end) for m in mentions})
     return [dataclasses.replace(m, contained=True) if holds(m.start, m.end) else m
             for m in mentions]
-
-
-def _outside_names(readings: list[Mention], names: list[Mention]) -> list[Mention]:
-    """The readings whose span no longer span of ``names`` holds: a word inside a name
-    the text says reads as part of it ("spinal cord", "neural crest"), not as its own
-    noun (WordNet's "spinal" is of the spine, "neural" of the neuron).
-
-    >>> m = lambda s, e: Mention("x:t", "h", s, e, "w", "w", " w ", "label", True, 1)
-    >>> [(r.start, r.end) for r in _outside_names([m(0, 6), m(20, 26)], [m(0, 11)])]
-    [(20, 26)]
-    """
-    holds = _reach_of_spans({(m.start, m.end) for m in (*names, *readings)})
-    return [r for r in readings if not holds(r.start, r.end)]
 
 
 def _reach_of_spans(spans: set[tuple[int, int]]) -> Callable[[int, int], bool]:

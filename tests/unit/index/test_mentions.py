@@ -153,10 +153,6 @@ def test_a_relational_adjective_names_the_noun_it_pertains_to() -> None:
         ("heart", "cardiac", "heart", True), ("tooth", "dental", "tooth", True),
         ("gene", "genetically", "gene", True), ("liver", "hepatic", "liver", True)]
     assert found[0].strength < d.find("the heart")[0].strength
-    # Inside a name the text says, the adjective is part of that name: "spinal cord" says
-    # nothing of the spine, "neural crest" nothing of a neuron.
-    d2 = dictionary(("spine", (("spine", "label"),)), ("cord", (("spinal cord", "label"),)))
-    assert names(d2.find("the spinal cord and spinal nerves")) == ["cord", "spine"]
     # Off: spelling rules alone; and a word with no pertainym reads as nothing new.
     assert d.find("cardiac and dental defects", pertainyms=False) == []
     assert names(d.find("hearty cardiology")) == []
