@@ -32,9 +32,8 @@ from ontoretrieve.catalog.reader import CatalogReader
 from ontoretrieve.context.model import Context, Mode
 from ontoretrieve.context.names import (
     EVERY_LANGUAGE,
-    accepted_language,
     accepted_languages,
-    reads_as_words,
+    iri_words_name,
     spells_iri,
 )
 from ontoretrieve.context.retriever import Retriever
@@ -410,17 +409,7 @@ def readable_iris(reader: CatalogReader, iris: Sequence[str], label_predicates: 
 
 def _reads_without(node: ox.NamedNode, labels: Sequence[object], accepted: frozenset[str]
                    ) -> bool:
-    """The IRI says what its labels would: it spells one, or reads as words where no
-    label is in an accepted language.
-
-    >>> topping = ox.NamedNode("http://x.org/pizza#MozzarellaTopping")
-    >>> pt = [ox.Literal("CoberturaDeMozzarella", language="pt")]
-    >>> en = accepted_languages(("en", ""))
-    >>> _reads_without(topping, pt, en), _reads_without(topping, pt, EVERY_LANGUAGE)
-    (True, False)
-    >>> _reads_without(ox.NamedNode("http://x.org/GO_0001"), pt, en)
-    False
-    """
-    return any(spells_iri(label, node) for label in labels) or (
-        reads_as_words(node) and not any(accepted_language(label, accepted)
-                                         for label in labels))
+    """The IRI says what its labels would: it spells one (``spells_iri``), or its words
+    name a term with no label in an accepted language (``iri_words_name``)."""
+    return any(spells_iri(label, node) for label in labels) or iri_words_name(
+        node, labels, accepted)

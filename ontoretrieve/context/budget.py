@@ -69,8 +69,8 @@ from ontoretrieve.context.model import (
 from ontoretrieve.context.names import (
     accepted_language,
     accepted_languages,
+    iri_words_name,
     name_rank,
-    reads_as_words,
     spells_iri,
 )
 from ontoretrieve.context.tokens import TokenCounter, estimate_tokens
@@ -424,9 +424,8 @@ def _foreign_beside_words(label: Statement, subject: ox.NamedNode,
                           settings: ContextSettings) -> bool:
     """A label kept only because the term has none in the context's languages, where the
     IRI reads as words (``reads_as_words``)."""
-    return (not settings.stub_foreign_labels and not settings.every_language
-            and not accepted_language(label[2], accepted_languages(settings.languages))
-            and reads_as_words(subject))
+    return not settings.stub_foreign_labels and iri_words_name(
+        subject, [label[2]], accepted_languages(settings.languages))
 
 
 _CLASS_TYPES = frozenset({OWL_CLASS, RDFS_CLASS})

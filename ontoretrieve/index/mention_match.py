@@ -828,8 +828,10 @@ def _folded_stream(tokens: Sequence[Token], aliases: dict[str, list[str]]) -> St
     return _stream(tokens, keys_of)
 
 
-PRIME_ENDS = {"3": ("three", "prime"), "5": ("five", "prime")}
-"""A nucleic acid's ends as the Sequence Ontology spells them (*three_prime_UTR*)."""
+PRIME_ENDS = {digit: [fold_word(word) for word in words]
+              for digit, words in (("3", ("three", "prime")), ("5", ("five", "prime")))}
+"""The folded keys of a nucleic acid's ends as the Sequence Ontology spells them
+(*three_prime_UTR*), by the digit a text writes."""
 
 PRIME_MARKS = frozenset("'\u2032\u2019")
 """What a text writes for a prime: an apostrophe, the prime, a typographic quote."""
@@ -849,7 +851,7 @@ def _prime_end(tokens: Sequence[Token], index: int) -> list[str]:
     if spelled is None or after is None or after.text not in PRIME_MARKS \
             or after.start != tokens[index].end:
         return []
-    return [fold_word(word) for word in spelled]
+    return spelled
 
 
 def _defines(tokens: Sequence[Token], index: int, aliases: dict[str, list[str]]) -> bool:
