@@ -63,6 +63,7 @@ from ontoretrieve.index.mention_text import (
 )
 from ontoretrieve.index.page_text import readable
 from ontoretrieve.index.pertainyms import pertainym_nouns
+from ontoretrieve.index.prefixes import prefix_base
 
 __all__ = [
     "DERIVED_TABLES",
@@ -638,9 +639,12 @@ class MentionDictionary:
         table: KeyTable[KeyEntries] = getattr(self, f"_{which}")  # _folded, _exact, ...
         return table
 
-    def find(self, text: str, *, pertainyms: bool = True) -> list[Mention]:
+    def find(self, text: str, *, pertainyms: bool = True,
+             prefixes: bool = True) -> list[Mention]:
         """Every mention in ``text``, by start, longer spans first; nested ones flagged.
-        ``pertainyms``: read relational adjectives as their nouns ("cardiac": *heart*)."""
+        ``pertainyms``: read relational adjectives as their nouns ("cardiac": *heart*);
+        ``prefixes``: read a prefixed word by the word it is built on ("overexpression":
+        *gene expression*)."""
         tokens = tokenize(text)
         aliases = abbreviations(tokens)
         found: list[Mention] = []
@@ -651,14 +655,7 @@ class MentionDictionary:
         named = {(m.iri, m.start, m.end) for m in found}
         found += _new_readings(self._scan("root", _root_stream(tokens), tokens, text,
                                           folded=True, derived=True), named)
-        # A Greek adjective's noun roots ("synaptic": "synaps") meet the roots of names,
-        # and the stems of names whose stem is their root ("synapse"), of Greek nouns
-        # only ("magnetic" is no adjective of magnesium, whose root is "magnes" too).
-        greek = _greek_stream(tokens)
-        found += _new_readings([m for which in ("root", "folded")
-                                for m in self._scan(which, greek, tokens, text, folded=True,
-                                                    derived=True)
-                                if m.form.casefold().endswith(GREEK_NOUN_ENDINGS)], named)
+        found += _new_readings(self._greek_readings(tokens, text), named)
         # A Latin adjective's nouns ("cortical": "cortex") meet names that are that noun
         # whole, so a candidate no term is named by ("cortix") names nothing; so do a
         # relational adjective's nouns by WordNet ("cardiac": "heart", "dental": "tooth"),
@@ -666,19 +663,60 @@ class MentionDictionary:
         found += _new_readings(self._nouns_named(latin_nouns, tokens, text), named)
         if pertainyms:
             found += _new_readings(self._nouns_named(pertainym_nouns, tokens, text), named)
+        if prefixes:
+            found += _new_readings(self._prefixed_readings(tokens, text, pertainyms), named)
         found += _new_readings(self._scan("verb", _verb_stream(tokens), tokens, text,
                                           folded=True, derived=True), named)
         return _flag_contained(_cohesion(found, tokens))
 
+    def _greek_readings(self, tokens: Sequence[Token], text: str) -> list[Mention]:
+        """A Greek adjective's noun roots ("synaptic": "synaps") meeting the roots of
+        names, and the stems of names whose stem is their root ("synapse"), of Greek
+        nouns only ("magnetic" is no adjective of magnesium, whose root is "magnes" too)."""
+        greek = _greek_stream(tokens)
+        return [m for which in ("root", "folded")
+                for m in self._scan(which, greek, tokens, text, folded=True, derived=True)
+                if m.form.casefold().endswith(GREEK_NOUN_ENDINGS)]
+
     def _nouns_named(self, nouns_of: Callable[[str], Sequence[str]],
-                     tokens: Sequence[Token], text: str) -> list[Mention]:
+                     tokens: Sequence[Token], text: str,
+                     word_of: Callable[[str], str] = str) -> list[Mention]:
         """Derived mentions of the terms with one of ``nouns_of(word)`` as a whole name,
-        for each word of the text."""
+        for each word of the text (``word_of`` the word a span's text stands for)."""
         stream = _stream(tokens, lambda _, t: list(dict.fromkeys(
             fold_word(n) for n in nouns_of(t.text))) if t.is_word else [])
         return [m for m in self._scan("folded", stream, tokens, text, folded=True,
                                       derived=True)
-                if m.form.casefold() in nouns_of(readable(m.text))]
+                if m.form.casefold() in nouns_of(word_of(readable(m.text)))]
+
+    def _prefixed_readings(self, tokens: Sequence[Token], text: str,
+                           pertainyms: bool) -> list[Mention]:
+        """The readings of each prefixed word's base (``prefix_base``), each spanning the
+        whole word: its stem, its root, its Greek and Latin nouns and, with
+        ``pertainyms``, WordNet's. A base names a term alone, never with its
+        neighbours: the scans see the bases only, and a match across two is dropped."""
+        bases = [Token(base, t.start, t.end) for t in tokens
+                 if t.is_word and (base := prefix_base(t.text)) is not None]
+        if not bases:
+            return []
+        words = {(t.start, t.end) for t in bases}
+
+        def base_of(word: str) -> str:
+            return prefix_base(word) or word
+
+        found = self._scan("folded", _stream(bases, lambda _, t: [fold_word(t.text)]),
+                           bases, text, folded=True, derived=True)
+        found += self._scan("root", _root_stream(bases), bases, text, folded=True,
+                            derived=True)
+        found += self._greek_readings(bases, text)
+        found += self._nouns_named(latin_nouns, bases, text, base_of)
+        if pertainyms:
+            found += self._nouns_named(pertainym_nouns, bases, text, base_of)
+        first: dict[tuple[str, int, int], Mention] = {}  # the strongest reading: the first
+        for m in found:
+            if (m.start, m.end) in words:
+                first.setdefault((m.iri, m.start, m.end), m)
+        return list(first.values())
 
     def _scan(self, which: str, stream: Stream, tokens: Sequence[Token],
               text: str, *, folded: bool, derived: bool = False) -> list[Mention]:

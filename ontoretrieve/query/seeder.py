@@ -145,7 +145,8 @@ class SeedRetriever:
         s = self.settings
         if not self.lane_on or self.dictionary is None:
             return []
-        found = self.dictionary.find(text, pertainyms=s.mentions.pertainyms)
+        found = self.dictionary.find(text, pertainyms=s.mentions.pertainyms,
+                                     prefixes=s.mentions.prefixes)
         if scope is not None:
             found = [m for m in found if m.ontology_hash in scope]
         if not s.mentions.elliptic:

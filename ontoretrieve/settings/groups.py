@@ -489,6 +489,11 @@ class MentionSettings(_Group):
     """A relational adjective names a term whose whole name is the noun it pertains to
     in WordNet ("cardiac": *heart*, "hepatic": *liver*, "genetic": *gene*), as a
     derived reading (``index/pertainyms.py``). False: spelling rules alone."""
+    prefixes: bool = True
+    """A prefixed word names what the word it is built on names ("overexpression": *gene
+    expression*, "perinuclear": *nucleus*, "intraocular": *eye*), as a derived reading,
+    when one prefix of a closed list comes off and leaves a word of everyday English
+    (``index/prefixes.py``). False: words are read whole."""
     elliptic_cohesion: Literal["required", "weighed"] = "weighed"
     """An elliptic form in a text that never uses the name's other word ("expression"
     where no word is "gene"): "weighed" keeps it, flagged ``cohesive: false`` in the

@@ -21,6 +21,7 @@ from ontoretrieve.index.mention_match import (
 )
 from ontoretrieve.index.mention_text import exact_key, fold_word, may_derive, root_word, tokenize
 from ontoretrieve.index.pertainyms import pertainym_nouns
+from ontoretrieve.index.prefixes import prefix_base
 from ontoretrieve.query.fusion import LaneEvidence
 from ontoretrieve.query.lanes import without_numbers
 from ontoretrieve.query.lexical import unit_signal_tokens
@@ -167,6 +168,40 @@ def test_a_digit_and_a_prime_name_the_end_a_catalog_spells_out() -> None:
     assert names(d.find("5\u2032UTR")) == ["utr5"]
     # The digit and the prime must be one mark: not "3 UTR", "35' UTR" nor "3 ' UTR".
     assert [names(d.find(t)) for t in ("3 UTR", "35' UTR", "3 ' UTR")] == [[], [], []]
+
+
+def test_a_prefixed_word_names_what_its_base_names() -> None:
+    # No term is named "overexpression" or "perinuclear": the word each is built on is
+    # read (its stem, its root, its Latin or WordNet noun), over the whole prefixed word.
+    d = dictionary(("membrane", (("membrane", "label"),)), ("nucleus", (("nucleus", "label"),)),
+                   ("eye", (("eye", "label"),)), ("embryo", (("embryo", "label"),)),
+                   ("transcription", (("transcription", "label"),)))
+    found = d.find("transmembrane and perinuclear parts of intraocular, extraembryonic"
+                   " tissue; transcription")
+    assert [(n, m.text, m.form, m.derived) for n, m in zip(names(found), found,
+                                                          strict=True)] == [
+        ("membrane", "transmembrane", "membrane", True),
+        ("nucleus", "perinuclear", "nucleus", True),
+        ("eye", "intraocular", "eye", True),
+        ("embryo", "extraembryonic", "embryo", True),
+        ("transcription", "transcription", "transcription", False)]
+    assert found[0].strength < d.find("the membrane")[0].strength
+    assert d.find("transmembrane and perinuclear", prefixes=False) == []
+    # The rest must be a word of its own ("trans" + "cription" is not), long enough
+    # ("re" + "port"), and two bases side by side are no two-word name.
+    d = dictionary(("port", (("port", "label"),)), ("cription", (("cription", "label"),)),
+                   ("nuclear_membrane", (("nuclear membrane", "label"),)))
+    assert names(d.find("report transcription perinuclear transmembrane")) == []
+
+
+def test_a_prefix_comes_off_only_before_a_word_english_uses_alone() -> None:
+    assert prefix_base("Overexpression") == "expression"
+    assert prefix_base("coexpressed") == "expressed"
+    assert [prefix_base(w) for w in ("transcription", "report", "p53", "trans", "")] == [
+        None, None, None, None, None]
+    # A prefixed word English writes often has a sense its parts no longer give.
+    assert [prefix_base(w) for w in ("replaced", "international", "interaction",
+                                     "antibodies")] == [None, None, None, None]
 
 
 def test_the_packaged_pertainym_table_reads_adjectives_and_adverbs() -> None:
