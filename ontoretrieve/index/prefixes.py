@@ -62,11 +62,11 @@ def prefix_base(word: str) -> str | None:
     English uses on its own, or when English uses the whole word often
     (``MAX_WORD_COMMONNESS``)."""
     folded = word.casefold()
-    if not folded.isalpha() or commonness(folded) >= MAX_WORD_COMMONNESS:
+    if not folded.isalpha():
         return None
-    for prefix in _LONGEST_FIRST:
-        base = folded[len(prefix):]
-        if folded.startswith(prefix) and len(base) >= MIN_BASE_LETTERS \
-                and commonness(base) >= MIN_BASE_COMMONNESS:
-            return base
-    return None
+    bases = [folded[len(p):] for p in _LONGEST_FIRST
+             if folded.startswith(p) and len(folded) - len(p) >= MIN_BASE_LETTERS]
+    # The word's own frequency only for a word a prefix may come off: most words have none.
+    if not bases or commonness(folded) >= MAX_WORD_COMMONNESS:
+        return None
+    return next((base for base in bases if commonness(base) >= MIN_BASE_COMMONNESS), None)
