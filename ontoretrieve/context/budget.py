@@ -423,7 +423,7 @@ def _spelled_by_iri(label: Statement, subject: ox.NamedNode, settings: ContextSe
 def _foreign_beside_words(label: Statement, subject: ox.NamedNode,
                           settings: ContextSettings) -> bool:
     """A label kept only because the term has none in the context's languages, where the
-    IRI reads as words (``reads_as_words``)."""
+    IRI reads as words (``names.iri_words_name``)."""
     return not settings.stub_foreign_labels and iri_words_name(
         subject, [label[2]], accepted_languages(settings.languages))
 

@@ -47,7 +47,8 @@ def commonness(text: str) -> float:
     if not text.strip():
         return 0.0
     # Imported on first use: its word list takes about a second to load, which only a
-    # retrieval that orders seeds by confidence should pay.
+    # process that asks (the confidence order, a rare prefixed word, a word broken at a
+    # line end) should pay.
     from wordfreq import zipf_frequency
 
     return float(zipf_frequency(text, LANGUAGE))

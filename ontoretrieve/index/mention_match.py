@@ -866,7 +866,7 @@ def _folded_stream(tokens: Sequence[Token], aliases: dict[str, list[str]]) -> St
     return _stream(tokens, keys_of)
 
 
-PRIME_ENDS = {digit: [fold_word(word) for word in words]
+PRIME_ENDS = {digit: tuple(fold_word(word) for word in words)
               for digit, words in (("3", ("three", "prime")), ("5", ("five", "prime")))}
 """The folded keys of a nucleic acid's ends as the Sequence Ontology spells them
 (*three_prime_UTR*), by the digit a text writes."""
@@ -889,7 +889,7 @@ def _prime_end(tokens: Sequence[Token], index: int) -> list[str]:
     if spelled is None or after is None or after.text not in PRIME_MARKS \
             or after.start != tokens[index].end:
         return []
-    return spelled
+    return list(spelled)  # a fresh list: the table's keys are shared
 
 
 def _defines(tokens: Sequence[Token], index: int, aliases: dict[str, list[str]]) -> bool:
