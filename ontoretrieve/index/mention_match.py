@@ -652,7 +652,8 @@ class MentionDictionary:
                             folded=True)
         found += self._scan("exact", _exact_stream(tokens), tokens, text, folded=False)
         found = _outright_first(found)
-        named = {(m.iri, m.start, m.end) for m in found}
+        named: Named = {}
+        _new_readings(found, named)
         found += _new_readings(self._scan("root", _root_stream(tokens), tokens, text,
                                           folded=True, derived=True), named)
         found += _new_readings(self._greek_readings(tokens, text), named)
@@ -667,7 +668,7 @@ class MentionDictionary:
             found += _new_readings(self._prefixed_readings(tokens, text, pertainyms), named)
         found += _new_readings(self._scan("verb", _verb_stream(tokens), tokens, text,
                                           folded=True, derived=True), named)
-        return _flag_contained(_cohesion(found, tokens))
+        return _flag_contained(_cohesion(_whole_over_shortened(found, named), tokens))
 
     def _greek_readings(self, tokens: Sequence[Token], text: str) -> list[Mention]:
         """A Greek adjective's noun roots ("synaptic": "synaps") meeting the roots of
@@ -758,12 +759,46 @@ def _outright_first(mentions: list[Mention]) -> list[Mention]:
     return [m for m in mentions if not (m.genus_dropped and (m.start, m.end) in outright)]
 
 
-def _new_readings(mentions: list[Mention], named: set[tuple[str, int, int]]) -> list[Mention]:
-    """The mentions of a weaker reading whose term and span no earlier reading named (a
-    span named twice by one reading stays twice); ``named`` then holds them too."""
-    new = [m for m in mentions if (m.iri, m.start, m.end) not in named]
-    named.update((m.iri, m.start, m.end) for m in new)
+Named = dict[tuple[str, int, int], bool]
+"""(term, start, end) of each reading so far: whether a whole name (not a shortened one) read it."""
+
+
+def _new_readings(mentions: list[Mention], named: Named) -> list[Mention]:
+    """The mentions of a weaker reading whose term and span no earlier reading named, or
+    named only by a shortened name while this one is whole (a span named twice by one
+    reading stays twice); ``named`` then holds them too.
+
+    A term that a span names by a shortened name ("epithelial" for *epithelial tissue*)
+    may be what a later rule reads the span as whole ("epithelial": *epithelium*, by its
+    root): the whole reading is the stronger evidence, and ``_whole_over_shortened``
+    then drops the shortened one.
+
+    >>> m = lambda kind: Mention("x:e", "h", 0, 10, "epithelial", "x", " x ", kind, True, 1)
+    >>> named = {}
+    >>> [x.kind for x in _new_readings([m("elliptic")], named)], named
+    (['elliptic'], {('x:e', 0, 10): False})
+    >>> [x.kind for x in _new_readings([m("label")], named)], named
+    (['label'], {('x:e', 0, 10): True})
+    >>> _new_readings([m("exact")], named)
+    []
+    """
+    new = [m for m in mentions if _reads_anew(m, named.get((m.iri, m.start, m.end)))]
+    for m in new:
+        key = (m.iri, m.start, m.end)
+        named[key] = named.get(key, False) or m.kind != _ELLIPTIC
     return new
+
+
+def _reads_anew(mention: Mention, whole: bool | None) -> bool:
+    """Whether ``mention`` is a new reading of its term and span, which earlier readings
+    named by a whole name (``whole``), by a shortened one only, or not at all (None)."""
+    return whole is None or (not whole and mention.kind != _ELLIPTIC)
+
+
+def _whole_over_shortened(mentions: list[Mention], named: Named) -> list[Mention]:
+    """The mentions but the shortened (elliptic) ones of a term and span that a whole
+    name also reads (``_new_readings``)."""
+    return [m for m in mentions if m.kind != _ELLIPTIC or not named[m.iri, m.start, m.end]]
 
 
 def _cohesion(mentions: list[Mention], tokens: Sequence[Token]) -> list[Mention]:
