@@ -23,7 +23,7 @@ from __future__ import annotations
 import argparse
 import shutil
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 PERTAINYM = "\\"
@@ -49,6 +49,30 @@ def lemma(word: str) -> str:
     return word.split("(", 1)[0].replace("_", " ").casefold()
 
 
+SHARED_STEM = 4
+"""Letters a synonym of the pertained noun shares with the adjective's start to be taken."""
+
+
+def stem_mates(adjective: str, synonyms: Iterable[str]) -> list[str]:
+    """The synonyms of the noun an adjective pertains to that are built on its stem.
+
+    WordNet links "olfactory" to *smell*, whose synset also holds "olfaction", the
+    noun a science text (and an ontology) names the sense by; "thoracic" to *chest*
+    beside "thorax". Only a synonym whose first ``SHARED_STEM`` letters are the
+    adjective's is taken: the rest of a synset is often another register ("natal"
+    pertains to *nates*, whose synset holds "seat", "tail" and "bottom"). Four letters,
+    not three: three let in "benzoic" for *benjamin* and "molar" for *mol*, and gain
+    only "visual" for *vision*.
+
+    >>> stem_mates("olfactory", ["smell", "sense of smell", "olfaction"])
+    ['olfaction']
+    >>> stem_mates("natal", ["nates", "buttocks", "seat"])
+    []
+    """
+    start = adjective[:SHARED_STEM]
+    return [s for s in synonyms if len(start) == SHARED_STEM and s[:SHARED_STEM] == start]
+
+
 def pertainyms(wordnet: Path) -> dict[str, set[str]]:
     """Adjective (or adverb) -> the nouns it pertains to, one-word letters-only lemmas only."""
     nouns = {offset: words for offset, words, _ in synsets(wordnet / "data.noun")}
@@ -65,6 +89,7 @@ def pertainyms(wordnet: Path) -> dict[str, set[str]]:
             targets = nouns[target] if goal == 0 else [nouns[target][goal - 1]]
             for adjective in map(lemma, adjectives):
                 table[adjective].update(map(lemma, targets))
+                table[adjective].update(stem_mates(adjective, map(lemma, nouns[target])))
     nouns_of = {adjective: set(found) for adjective, found in table.items()}
     # An adverb "derives from" its adjective ("genetically", "genetic"): it takes that
     # adjective's nouns, as a text says "genetically distinct" of genes.

@@ -6,12 +6,16 @@ its name: "cardiac defects", "hepatic expression", "genetic background",
 to *tooth*; WordNet's pertainym links do (an adjective "of or relating to" a
 noun). The table ships with the package (``models/pertainyms``, made from
 WordNet 3.0 by ``benchmarks/make_pertainyms.py``; WordNet's licence beside
-it): 4,074 one-word adjectives and adverbs ("genetically") with their
-one-word nouns. The mention lane takes a noun only where a term has it as a
-whole name (``MentionDictionary.find``), as a derived reading.
+it): 4,158 one-word adjectives and adverbs ("genetically") with their
+one-word nouns, and the synonyms of those nouns built on the adjective's stem
+("olfactory": *smell* and "olfaction"). The mention lane takes a noun only
+where a term has it as a whole name (``MentionDictionary.find``), as a
+derived reading.
 
 >>> pertainym_nouns("Cardiac"), pertainym_nouns("dental"), pertainym_nouns("cells")
 (('heart',), ('dentistry', 'tooth'), ())
+>>> pertainym_nouns("olfactory")
+('olfaction', 'smell')
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ def pertainym_nouns(word: str) -> tuple[str, ...]:
 
 @cache
 def _table() -> dict[str, tuple[str, ...]]:
-    """The packaged table, read once per process (4,074 lines, a few milliseconds)."""
+    """The packaged table, read once per process (4,158 lines, a few milliseconds)."""
     text = resources.files("ontoretrieve").joinpath(*PACKAGED_TABLE).read_text(
         encoding="utf-8")
     rows = (line.split("\t") for line in text.splitlines() if line)

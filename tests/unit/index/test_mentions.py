@@ -210,6 +210,14 @@ def test_the_packaged_pertainym_table_reads_adjectives_and_adverbs() -> None:
     assert pertainym_nouns("heart") == pertainym_nouns("") == ()
 
 
+def test_the_pertainym_table_takes_synonyms_built_on_the_adjectives_stem() -> None:
+    # WordNet's "olfactory" pertains to *smell*, whose synset holds "olfaction": taken;
+    # "natal" pertains to *nates*, whose synset holds "seat" and "tail": not taken.
+    assert "olfaction" in pertainym_nouns("olfactory")
+    assert "smell" in pertainym_nouns("olfactory")
+    assert not {"seat", "tail", "bottom"} & set(pertainym_nouns("natal"))
+
+
 def test_only_adjectives_and_plurals_match_by_root() -> None:
     # "candidate" shares its root with the yeast Candida and "complex" with the muscle
     # complexus; neither derives from the name, while "Candidal" and "nuclei" do.
@@ -497,6 +505,23 @@ def test_an_elliptic_reading_never_weakens_a_name() -> None:
              if m.text == "record"}
     assert (found["record"].kind, found["record"].shared_by) == ("label", 1)
     assert (found["medical"].kind, found["medical"].shared_by) == ("elliptic", 2)
+
+
+def test_a_whole_name_a_later_rule_reads_outweighs_a_shortened_one() -> None:
+    # "epithelial" shortens *epithelial tissue*, a synonym of the epithelium (every name
+    # with the word holds the pair), and reads the same term by its root as *epithelium*
+    # whole: the whole reading is the one kept, on the same span.
+    d = dictionary(("epithelium", (("epithelium", "label"), ("epithelial tissue", "exact"))),
+                   ("strat", (("stratified epithelial tissue", "label"),)),
+                   ("gland", (("glandular epithelial tissue", "label"),)))
+    found = [(m.iri.removeprefix(X), m.kind, m.derived) for m in d.find("the epithelial lining")]
+    assert found == [("epithelium", "label", True)]
+    # Where no rule reads the word whole, the shortened reading stands.
+    d = dictionary(("tissue", (("epithelial tissue", "label"),)),
+                   ("strat", (("stratified epithelial tissue", "label"),)),
+                   ("gland", (("glandular epithelial tissue", "label"),)))
+    found = [(m.iri.removeprefix(X), m.kind, m.derived) for m in d.find("the epithelial lining")]
+    assert found == [("tissue", "elliptic", False)]
 
 
 def test_an_update_derives_the_elliptic_keys_again() -> None:
