@@ -653,7 +653,7 @@ class MentionDictionary:
         found += self._scan("exact", _exact_stream(tokens), tokens, text, folded=False)
         found = _outright_first(found)
         named: Named = {}
-        _new_readings(found, named)
+        found = _new_readings(found, named)  # all of them: nothing was read before
         found += _new_readings(self._scan("root", _root_stream(tokens), tokens, text,
                                           folded=True, derived=True), named)
         found += _new_readings(self._greek_readings(tokens, text), named)
