@@ -33,12 +33,11 @@ from collections.abc import Iterable, Sequence
 
 from ontoretrieve.index.key_table import KeyTable
 from ontoretrieve.index.mention_forms import FormKind
+from ontoretrieve.index.mention_keys import UNIT_MARK, KeyedForm
 from ontoretrieve.index.mention_match import (
     DERIVED_TABLES,
     TABLES,
-    UNIT_MARK,
     Entry,
-    KeyedForm,
     KeyEntries,
     Match,
     MentionDictionary,

@@ -35,7 +35,7 @@ from ontoretrieve.index.atomize import (
 )
 from ontoretrieve.index.delta import VersionDelta, affected_terms
 from ontoretrieve.index.mention_forms import FormKind, TermForms, term_forms
-from ontoretrieve.index.mention_match import KeyedForm, shortened_keys, term_keys
+from ontoretrieve.index.mention_keys import KeyedForm, shortened_keys, term_keys
 from ontoretrieve.index.payload import to_payload
 from ontoretrieve.index.state import IndexedOntology
 from ontoretrieve.rdf import sparql

@@ -12,7 +12,7 @@ from ontoretrieve.backends import OxigraphStore
 from ontoretrieve.catalog.store import Catalog
 from ontoretrieve.index.build import mention_store, sync_index, tenant_dir
 from ontoretrieve.index.embed import FastEmbedder
-from ontoretrieve.index.mention_match import keyed_forms
+from ontoretrieve.index.mention_keys import keyed_forms
 from ontoretrieve.index.state import IndexState
 from ontoretrieve.query.seeder import SeedRetriever
 from ontoretrieve.settings import Settings, load_settings

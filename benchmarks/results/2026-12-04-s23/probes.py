@@ -20,7 +20,8 @@ from typing import Any
 
 import ontoretrieve.index.mention_match as mm
 from ontoretrieve.index.build import mention_store
-from ontoretrieve.index.mention_match import MentionDictionary, form_keys
+from ontoretrieve.index.mention_keys import form_keys
+from ontoretrieve.index.mention_match import MentionDictionary
 from ontoretrieve.settings import load_settings
 
 

@@ -5,13 +5,8 @@ from __future__ import annotations
 import random
 
 from ontoretrieve.index.mention_forms import TermForms
-from ontoretrieve.index.mention_match import (
-    TABLES,
-    UNIT_MARK,
-    KeyedForm,
-    MentionDictionary,
-    keyed_forms,
-)
+from ontoretrieve.index.mention_keys import UNIT_MARK, KeyedForm, keyed_forms
+from ontoretrieve.index.mention_match import TABLES, MentionDictionary
 from ontoretrieve.index.mention_overlay import ChangedDictionary
 
 WORDS = ["cell", "cells", "nucleus", "nuclear", "membrane", "stem", "embryonic", "mV", "MV",

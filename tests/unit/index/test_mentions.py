@@ -10,14 +10,12 @@ from hypothesis import strategies as st
 
 from ontoretrieve.backends.vector_index import Lane
 from ontoretrieve.index.mention_forms import TermForms, term_forms
+from ontoretrieve.index.mention_keys import form_keys, keyed_forms, root_key
 from ontoretrieve.index.mention_match import (
     Mention,
     MentionDictionary,
     _flag_contained,
     abbreviations,
-    form_keys,
-    keyed_forms,
-    root_key,
 )
 from ontoretrieve.index.mention_text import exact_key, fold_word, may_derive, root_word, tokenize
 from ontoretrieve.index.pertainyms import pertainym_nouns
