@@ -41,6 +41,7 @@ __all__ = [
     "ELLIPTIC_MIN_NAMES",
     "ELLIPTIC_MIN_SHARE",
     "GENUS_MIN_NAMES",
+    "MATCH_SCHEME",
     "UNIT_MARK",
     "KeyedForm",
     "elliptic_keys",
@@ -52,6 +53,10 @@ __all__ = [
     "shortened_keys",
     "term_keys",
 ]
+
+MATCH_SCHEME = "mm-13"
+"""Version of the keys made here: part of the names of each version's kept keys and of
+the kept dictionary, so a change rebuilds both from the stored forms (never the forms)."""
 
 _ELLIPTIC = FormKind.ELLIPTIC.value
 """Read in the loops of a key derivation (an enum member's value costs a call)."""

@@ -60,7 +60,6 @@ from ontoretrieve.index.prefixes import prefix_base
 __all__ = [
     "DERIVED_TABLES",
     "KIND_WEIGHTS",
-    "MATCH_SCHEME",
     "TABLES",
     "TABLE_FORMAT",
     "Entry",
@@ -72,10 +71,6 @@ __all__ = [
     "abbreviations",
     "with_sharing",
 ]
-
-MATCH_SCHEME = "mm-13"
-"""Version of the keys made here: part of the names of each version's kept keys and of
-the kept dictionary, so a change rebuilds both from the stored forms (never the forms)."""
 
 TABLE_FORMAT = "kt-3"
 """Version of what a kept dictionary holds (its tables): part of its name only, so a

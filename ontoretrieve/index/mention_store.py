@@ -37,8 +37,8 @@ from typing import Any, TypeVar
 
 from ontoretrieve.collector import collector_paused
 from ontoretrieve.index.mention_forms import FORM_SCHEME, TermForms
-from ontoretrieve.index.mention_keys import KeyedForm, keyed_forms
-from ontoretrieve.index.mention_match import MATCH_SCHEME, TABLE_FORMAT, MentionDictionary
+from ontoretrieve.index.mention_keys import MATCH_SCHEME, KeyedForm, keyed_forms
+from ontoretrieve.index.mention_match import TABLE_FORMAT, MentionDictionary
 from ontoretrieve.index.mention_overlay import MAX_CHANGES, ChangedDictionary
 from ontoretrieve.kept import read_pickle, write_atomic
 from ontoretrieve.settings.groups import IndexSettings
