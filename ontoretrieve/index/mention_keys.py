@@ -6,12 +6,8 @@ of the table it is matched in (``form_keys``: "folded" by stem, "exact" for symb
 and code-shaped words), plus the keys a text may use for it (acronym heads,
 abbreviated species, the verbs of agent-noun relations), then the version's keys
 for shortened names (``shortened_keys``: elliptic words, names without their genus).
-The mention dictionary (``mention_match``) is built from these keys.
-
->>> from ontoretrieve.index.mention_forms import TermForms
->>> forms = (("nucleus", "label"), ("Embryonic stem cells", "exact"))
->>> [(which, key) for which, key, *_ in keyed_forms([TermForms("x:n", forms)])]
-[('folded', ' nucleus '), ('root', ' nucle '), ('folded', ' embryon stem cell ')]
+The mention dictionary (``mention_match``) is built from these keys; each
+public function's docstring shows its keys.
 """
 
 from __future__ import annotations

@@ -279,21 +279,31 @@ class MentionDictionary:
         found = _outright_first(found)
         named: Named = {}
         found = _new_readings(found, named)  # all of them: nothing was read before
-        found += _new_readings(self._scan("root", _root_stream(tokens), tokens, text,
-                                          folded=True, derived=True), named)
-        found += _new_readings(self._greek_readings(tokens, text), named)
-        # A Latin adjective's nouns ("cortical": "cortex") meet names that are that noun
-        # whole, so a candidate no term is named by ("cortix") names nothing; so do a
-        # relational adjective's nouns by WordNet ("cardiac": "heart", "dental": "tooth"),
-        # which no spelling rule joins.
-        found += _new_readings(self._nouns_named(latin_nouns, tokens, text), named)
-        if pertainyms:
-            found += _new_readings(self._nouns_named(pertainym_nouns, tokens, text), named)
+        for readings in self._derived_readings(tokens, text, pertainyms):
+            found += _new_readings(readings, named)
         if prefixes:
             found += _new_readings(self._prefixed_readings(tokens, text, pertainyms), named)
         found += _new_readings(self._scan("verb", _verb_stream(tokens), tokens, text,
                                           folded=True, derived=True), named)
         return _flag_contained(_cohesion(_whole_over_shortened(found, named), tokens))
+
+    def _derived_readings(self, tokens: Sequence[Token], text: str, pertainyms: bool,
+                          word_of: Callable[[str], str] = str) -> list[list[Mention]]:
+        """The readings of the text's words by what they derive from, one list per rule,
+        strongest rule first: roots, Greek noun roots, Latin nouns and, with
+        ``pertainyms``, WordNet's (``word_of``: the word a span's text stands for).
+
+        A Latin adjective's nouns ("cortical": "cortex") meet names that are that noun
+        whole, so a candidate no term is named by ("cortix") names nothing; so do a
+        relational adjective's nouns by WordNet ("cardiac": "heart", "dental": "tooth"),
+        which no spelling rule joins."""
+        found = [self._scan("root", _root_stream(tokens), tokens, text, folded=True,
+                            derived=True),
+                 self._greek_readings(tokens, text),
+                 self._nouns_named(latin_nouns, tokens, text, word_of)]
+        if pertainyms:
+            found.append(self._nouns_named(pertainym_nouns, tokens, text, word_of))
+        return found
 
     def _greek_readings(self, tokens: Sequence[Token], text: str) -> list[Mention]:
         """A Greek adjective's noun roots ("synaptic": "synaps") meeting the roots of
@@ -332,12 +342,8 @@ class MentionDictionary:
 
         found = self._scan("folded", _stream(bases, lambda _, t: [fold_word(t.text)]),
                            bases, text, folded=True, derived=True)
-        found += self._scan("root", _root_stream(bases), bases, text, folded=True,
-                            derived=True)
-        found += self._greek_readings(bases, text)
-        found += self._nouns_named(latin_nouns, bases, text, base_of)
-        if pertainyms:
-            found += self._nouns_named(pertainym_nouns, bases, text, base_of)
+        for readings in self._derived_readings(bases, text, pertainyms, base_of):
+            found += readings
         first: dict[tuple[str, int, int], Mention] = {}  # the strongest reading: the first
         for m in found:
             if (m.start, m.end) in words:
