@@ -4,7 +4,7 @@ shortened, without their ontology's genus, and the other ways a text says them.
 One pure step per version of an ontology (``keyed_forms``): each form under the key
 of the table it is matched in (``form_keys``: "folded" by stem, "exact" for symbols
 and code-shaped words), plus the keys a text may use for it (acronym heads,
-abbreviated species, the verbs of agent-noun relations), then the version's keys
+abbreviated species, the verbs a relation's noun is made from), then the version's keys
 for shortened names (``shortened_keys``: elliptic words, names without their genus).
 The mention dictionary (``mention_match``) is built from these keys; each
 public function's docstring shows its keys.
@@ -31,7 +31,9 @@ from ontoretrieve.index.mention_text import (
     may_be_noun,
     root_word,
     tokenize,
+    verb_forms,
 )
+from ontoretrieve.index.noun_verbs import noun_verbs
 
 __all__ = [
     "ELLIPTIC_MIN_NAMES",
@@ -50,7 +52,7 @@ __all__ = [
     "term_keys",
 ]
 
-MATCH_SCHEME = "mm-13"
+MATCH_SCHEME = "mm-14"
 """Version of the keys made here: part of the names of each version's kept keys and of
 the kept dictionary, so a change rebuilds both from the stored forms (never the forms)."""
 
@@ -169,7 +171,7 @@ def term_keys(terms: Sequence[TermForms]) -> list[KeyedForm]:
             root = _root_of(keyed) if kind != FormKind.LOCAL_NAME.value else None
             if root is not None:
                 found.append(("root", root, term.iri, form, kind))
-        found += _acronym_heads(term) + _abbreviated_genus(term) + _agent_verbs(term)
+        found += _acronym_heads(term) + _abbreviated_genus(term) + _relation_verbs(term)
     return found
 
 
@@ -229,26 +231,46 @@ def _abbreviated_genus(term: TermForms) -> list[KeyedForm]:
     return found
 
 
-def _agent_verbs(term: TermForms) -> list[KeyedForm]:
-    """A relation named by an agent noun is named by its verb too ("led" and "leads" for
-    *leader*, "written" for *writer*): keys of the ``verb`` table, matched by lower-cased
-    word and counted as derived. Only for a term whose IRI ends in one lower-case word,
-    the naming convention of properties (a class *Leader*, or a *promoter* whose IRI is
-    an opaque id, is not said with a verb); the form's kind is that of the name that
-    spells the word.
+def _relation_verbs(term: TermForms) -> list[KeyedForm]:
+    """A relation named by a noun made from a verb is named by the verb too. Only for a
+    term whose IRI's local name begins with a lower-case word, the naming convention of
+    properties (a class *Leader*, or a *promoter* whose IRI is an opaque id, is not
+    said with a verb); the verb is that of the first word, which names what the
+    relation is of (*deathPlace*: a death's place). Keys matched by lower-cased word and
+    counted as derived, in two tables:
+
+    - ``verb``: a one-word name's agent noun ("led" and "leads" for *leader*, "written"
+      for *writer*; ``agent_verb_forms``), read in every text;
+    - ``noun_verb``: the rest, WordNet's derivations ("died" for *deathPlace*,
+      "succeeded" for *successor*, "located" for *location*; ``noun_verbs``) and an
+      agent noun that begins a longer name ("led" for *leaderTitle*). Everyday verbs
+      name a catalog's metadata properties this way too ("described" a *description*,
+      "contains" a *content*), so the lane reads this table only where asked
+      (``mentions.noun_verbs``).
+
+    The form's kind is that of the name that spells the local name's words, a local
+    name's when none does.
 
     >>> t = TermForms("http://x/leader", (("leader", "label"),))
-    >>> [(k[0], k[1], k[4]) for k in _agent_verbs(t)]
+    >>> [(k[0], k[1], k[4]) for k in _relation_verbs(t)]
     [('verb', ' leads ', 'label'), ('verb', ' led ', 'label')]
-    >>> _agent_verbs(TermForms("http://x/Leader", (("leader", "label"),)))
+    >>> [k[:2] for k in _relation_verbs(TermForms("http://x/deathPlace", ()))]
+    [('noun_verb', ' died '), ('noun_verb', ' dies ')]
+    >>> _relation_verbs(TermForms("http://x/Leader", (("leader", "label"),)))
     []
     """
-    word = split_local_name(term.iri)
-    verbs = agent_verb_forms(word)
-    if not verbs:
+    words = split_local_name(term.iri).split()
+    if not words or not (words[0].isalpha() and words[0].islower()):
         return []
-    kind = next((k for f, k in term.forms if f.casefold() == word), FormKind.LOCAL_NAME.value)
-    return [("verb", f" {verb} ", term.iri, word, kind) for verb in verbs]
+    head = words[0]
+    agent = set(agent_verb_forms(head))
+    derived = set(verb_forms(noun_verbs(head)))
+    name = " ".join(words).casefold()
+    kind = next((k for f, k in term.forms if f.casefold() in (name, name.replace(" ", ""))),
+                FormKind.LOCAL_NAME.value)
+    always = agent if len(words) == 1 else set()
+    return [("verb" if verb in always else "noun_verb", f" {verb} ", term.iri, name, kind)
+            for verb in sorted(agent | derived)]
 
 
 ELLIPTIC_MIN_NAMES = 3

@@ -72,14 +72,14 @@ __all__ = [
     "with_sharing",
 ]
 
-TABLE_FORMAT = "kt-3"
+TABLE_FORMAT = "kt-4"
 """Version of what a kept dictionary holds (its tables): part of its name only, so a
 change rebuilds the dictionary from the kept keys."""
 
-TABLES = ("folded", "exact", "root", "verb")
+TABLES = ("folded", "exact", "root", "verb", "noun_verb")
 """The key tables of a dictionary (``KeyedForm``'s first field, but for ``UNIT_MARK``)."""
 
-DERIVED_TABLES = frozenset({"root", "verb"})
+DERIVED_TABLES = frozenset({"root", "verb", "noun_verb"})
 """Tables whose keys are derived from a form (a root, a verb), not the form itself:
 their matches count as ``derived`` and a build does not count them as forms."""
 
@@ -210,11 +210,13 @@ class MentionDictionary:
     def __init__(self, folded: KeyTable[KeyEntries], exact: KeyTable[KeyEntries],
                  forms: int, root: KeyTable[KeyEntries] | None = None,
                  units: frozenset[tuple[str, str]] = frozenset(),
-                 verb: KeyTable[KeyEntries] | None = None) -> None:
+                 verb: KeyTable[KeyEntries] | None = None,
+                 noun_verb: KeyTable[KeyEntries] | None = None) -> None:
         self._folded = folded
         self._exact = exact
         self._root = root if root is not None else KeyTable()
         self._verb = verb if verb is not None else KeyTable()
+        self._noun_verb = noun_verb if noun_verb is not None else KeyTable()
         self.forms = forms
         self.units = units
         """(term IRI, ontology hash) of the terms that are units of measure."""
@@ -248,7 +250,7 @@ class MentionDictionary:
         for (which, key), per_key in entries.items():
             tables[which].add(key, (key, with_sharing(tuple(per_key.values()))))
         return cls(tables["folded"], tables["exact"], count, tables["root"], frozenset(units),
-                   tables["verb"])
+                   tables["verb"], tables["noun_verb"])
 
     def matches(self, which: str, string: str) -> Iterable[Match]:
         """The keys of table ``which`` (``TABLES``) in ``string`` with their
@@ -264,12 +266,13 @@ class MentionDictionary:
         table: KeyTable[KeyEntries] = getattr(self, f"_{which}")  # _folded, _exact, ...
         return table
 
-    def find(self, text: str, *, pertainyms: bool = True,
-             prefixes: bool = True) -> list[Mention]:
+    def find(self, text: str, *, pertainyms: bool = True, prefixes: bool = True,
+             noun_verbs: bool = False) -> list[Mention]:
         """Every mention in ``text``, by start, longer spans first; nested ones flagged.
         ``pertainyms``: read relational adjectives as their nouns ("cardiac": *heart*);
         ``prefixes``: read a prefixed word by the word it is built on ("overexpression":
-        *gene expression*)."""
+        *gene expression*); ``noun_verbs``: read a verb as the relations named by the
+        noun made from it ("died": *deathPlace*; the ``noun_verb`` table)."""
         tokens = tokenize(text)
         aliases = abbreviations(tokens)
         found: list[Mention] = []
@@ -283,8 +286,9 @@ class MentionDictionary:
             found += _new_readings(readings, named)
         if prefixes:
             found += _new_readings(self._prefixed_readings(tokens, text, pertainyms), named)
-        found += _new_readings(self._scan("verb", _verb_stream(tokens), tokens, text,
-                                          folded=True, derived=True), named)
+        for table in ("verb", "noun_verb") if noun_verbs else ("verb",):
+            found += _new_readings(self._scan(table, _verb_stream(tokens), tokens, text,
+                                              folded=True, derived=True), named)
         return _flag_contained(_cohesion(_whole_over_shortened(found, named), tokens))
 
     def _derived_readings(self, tokens: Sequence[Token], text: str, pertainyms: bool,

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -54,6 +54,7 @@ __all__ = [
     "root_word",
     "tokenize",
     "unit_letter",
+    "verb_forms",
 ]
 
 # Runs of letters (with combining marks), runs of digits, or one other visible character.
@@ -292,11 +293,21 @@ def agent_verb_forms(noun: str) -> tuple[str, ...]:
     if len(noun) < 5 or not (noun.isalpha() and noun.islower()) \
             or not noun.endswith(AGENT_ENDINGS):
         return ()
+    stem = noun[:-2]
+    return verb_forms((stem, stem + "e", noun[:-1]))  # lead-er, creat-or, write-r
+
+
+def verb_forms(bases: Iterable[str]) -> tuple[str, ...]:
+    """The past, participle and third-person forms (``_VERB_FORMS``) of each base that
+    English knows as a verb (LemmInflect's lexicon), sorted.
+
+    >>> verb_forms(["die", "succeed"]), verb_forms(["cel"])
+    (('died', 'dies', 'succeeded', 'succeeds'), ())
+    """
     from lemminflect import getAllInflections  # its lexicon loads on first use (0.2 s)
 
-    stem = noun[:-2]
     forms: set[str] = set()
-    for base in dict.fromkeys((stem, stem + "e", noun[:-1])):  # lead-er, creat-or, write-r
+    for base in dict.fromkeys(bases):
         inflections = getAllInflections(base, upos="VERB")
         forms.update(form for tag in _VERB_FORMS for form in inflections.get(tag, ()))
     return tuple(sorted(forms))

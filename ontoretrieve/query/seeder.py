@@ -145,8 +145,10 @@ class SeedRetriever:
         s = self.settings
         if not self.lane_on or self.dictionary is None:
             return []
+        noun_verbs = s.mentions.noun_verbs == "always" or (
+            s.mentions.noun_verbs == "scoped" and scope is not None)
         found = self.dictionary.find(text, pertainyms=s.mentions.pertainyms,
-                                     prefixes=s.mentions.prefixes)
+                                     prefixes=s.mentions.prefixes, noun_verbs=noun_verbs)
         if scope is not None:
             found = [m for m in found if m.ontology_hash in scope]
         if not s.mentions.elliptic:

@@ -494,6 +494,16 @@ class MentionSettings(_Group):
     expression*, "perinuclear": *nucleus*, "intraocular": *eye*), as a derived reading,
     when one prefix of a closed list comes off and leaves a word of everyday English
     (``index/prefixes.py``). False: words are read whole."""
+    noun_verbs: Literal["scoped", "always", "never"] = "scoped"
+    """A verb names the relations whose IRI begins with the noun made from it, as a
+    derived reading: "died" *deathPlace* and *deathDate*, "succeeded" *successor*,
+    "located" *location* (WordNet's derivations, ``index/noun_verbs.py``), "led"
+    *leaderTitle*. "scoped": only in a query that names its ontologies, whose own
+    relations a sentence states this way (Text2KGBench's sentences); across a whole
+    catalog everyday verbs would name its metadata properties ("described" a
+    *description*, "contains" a *content*: 3,922 such readings in the dev suite's
+    unscoped paragraphs, none gold). "always", "never". A one-word agent noun's verb
+    ("led" *leader*) is read in every query either way."""
     elliptic_cohesion: Literal["required", "weighed"] = "weighed"
     """An elliptic form in a text that never uses the name's other word ("expression"
     where no word is "gene"): "weighed" keeps it, flagged ``cohesive: false`` in the

@@ -464,6 +464,22 @@ def test_a_relation_named_by_an_agent_noun_is_named_by_its_verb() -> None:
                      ("writer", "writer", False)]
 
 
+
+def test_a_relation_named_by_a_noun_made_from_a_verb_is_named_by_the_verb_where_asked() -> None:
+    d = dictionary(("deathPlace", (("deathPlace", "label"),)),
+                   ("successor", (("successor", "label"),)),
+                   ("leaderTitle", (("leaderTitle", "label"),)),
+                   ("description", (("description", "label"),)),
+                   ("Death", (("death", "label"),)))  # a class: no verb
+    text = "He died in Rome, was succeeded by Tim, led by Ann; described."
+    read = [(text[m.start:m.end], m.iri.rsplit("/", 1)[1], m.derived)
+            for m in d.find(text, noun_verbs=True)]
+    assert read == [("died", "deathPlace", True), ("succeeded", "successor", True),
+                    ("led", "leaderTitle", True), ("described", "description", True)]
+    # Everyday verbs name metadata properties too: the table is read only where asked.
+    assert d.find(text) == []
+
+
 GENE_NAMES = (("expr", (("gene expression", "label"),)),
               ("reg", (("regulation of gene expression", "label"),)),
               ("pos", (("positive regulation of gene expression", "label"),)),

@@ -249,3 +249,24 @@ def test_an_elliptic_form_without_its_names_other_word_is_weighed_or_dropped(
                                                "Its expression, and the gene's, rose.")
              for m in retriever.mentions(text) if m.iri == "x:0"]
     assert found == expected
+
+
+@pytest.mark.parametrize(("noun_verbs", "unscoped", "scoped"), [
+    ("scoped", [], ["died"]),
+    ("always", ["died"], ["died"]),
+    ("never", [], []),
+])
+def test_a_verb_reads_a_relation_named_by_its_noun_as_mentions_noun_verbs_says(
+        noun_verbs: str, unscoped: list[str], scoped: list[str]) -> None:
+    from ontoretrieve.index.mention_forms import TermForms
+    from ontoretrieve.index.mention_match import MentionDictionary
+    from ontoretrieve.query.seeder import SeedRetriever
+
+    forms = [TermForms("http://x/deathPlace", (("deathPlace", "label"),))]
+    dictionary = MentionDictionary.build([("h", forms)])
+    settings = Settings(mentions={"noun_verbs": noun_verbs})  # type: ignore[arg-type]
+    retriever = SeedRetriever(settings, index=None, embedder=None,  # type: ignore[arg-type]
+                              mentions=lambda: dictionary)
+    text = "She died in Rome."
+    assert [m.text for m in retriever.mentions(text)] == unscoped
+    assert [m.text for m in retriever.mentions(text, scope={"h"})] == scoped
