@@ -27,6 +27,7 @@ from ontoretrieve.index.mention_text import (
     agent_verb_forms,
     exact_key,
     fold_word,
+    gerund_bases,
     is_stopword_phrase,
     may_be_noun,
     root_word,
@@ -52,7 +53,7 @@ __all__ = [
     "term_keys",
 ]
 
-MATCH_SCHEME = "mm-14"
+MATCH_SCHEME = "mm-15"
 """Version of the keys made here: part of the names of each version's kept keys and of
 the kept dictionary, so a change rebuilds both from the stored forms (never the forms)."""
 
@@ -242,7 +243,8 @@ def _relation_verbs(term: TermForms) -> list[KeyedForm]:
     - ``verb``: a one-word name's agent noun ("led" and "leads" for *leader*, "written"
       for *writer*; ``agent_verb_forms``), read in every text;
     - ``noun_verb``: the rest, WordNet's derivations ("died" for *deathPlace*,
-      "succeeded" for *successor*, "located" for *location*; ``noun_verbs``) and an
+      "succeeded" for *successor*, "located" for *location*; ``noun_verbs``), a
+      gerund's verb ("operated" for *operatingOrganisation*; ``gerund_bases``) and an
       agent noun that begins a longer name ("led" for *leaderTitle*). Everyday verbs
       name a catalog's metadata properties this way too ("described" a *description*,
       "contains" a *content*), so the lane reads this table only where asked
@@ -264,7 +266,7 @@ def _relation_verbs(term: TermForms) -> list[KeyedForm]:
         return []
     head = words[0]
     agent = set(agent_verb_forms(head))
-    derived = set(verb_forms(noun_verbs(head)))
+    derived = set(verb_forms((*noun_verbs(head), *gerund_bases(head))))
     name = " ".join(words).casefold()
     kind = next((k for f, k in term.forms if f.casefold() in (name, name.replace(" ", ""))),
                 FormKind.LOCAL_NAME.value)

@@ -48,6 +48,7 @@ __all__ = [
     "exact_key",
     "fold_word",
     "folded_keys",
+    "gerund_bases",
     "greek_roots",
     "is_stopword_phrase",
     "may_derive",
@@ -295,6 +296,22 @@ def agent_verb_forms(noun: str) -> tuple[str, ...]:
         return ()
     stem = noun[:-2]
     return verb_forms((stem, stem + "e", noun[:-1]))  # lead-er, creat-or, write-r
+
+
+def gerund_bases(word: str) -> tuple[str, ...]:
+    """The verbs a word in -ing is the gerund of ("operating": operate), by LemmInflect's
+    lexicon; none for another word. A relation named by a gerund and a noun
+    (*operatingOrganisation*, *servingTemperature*) is said with the verb: "is operated
+    by", "served".
+
+    >>> gerund_bases("operating"), gerund_bases("building"), gerund_bases("ring")
+    (('operate',), ('build',), ())
+    """
+    if len(word) < 6 or not word.endswith("ing") or not word.isalpha():
+        return ()
+    from lemminflect import getAllLemmas  # its lexicon loads on first use (0.2 s)
+
+    return tuple(getAllLemmas(word, upos="VERB").get("VERB", ()))
 
 
 def verb_forms(bases: Iterable[str]) -> tuple[str, ...]:

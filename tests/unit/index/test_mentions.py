@@ -469,13 +469,15 @@ def test_a_relation_named_by_a_noun_made_from_a_verb_is_named_by_the_verb_where_
     d = dictionary(("deathPlace", (("deathPlace", "label"),)),
                    ("successor", (("successor", "label"),)),
                    ("leaderTitle", (("leaderTitle", "label"),)),
+                   ("operatingOrganisation", (("operatingOrganisation", "label"),)),
                    ("description", (("description", "label"),)),
                    ("Death", (("death", "label"),)))  # a class: no verb
-    text = "He died in Rome, was succeeded by Tim, led by Ann; described."
+    text = "He died in Rome, was succeeded by Tim, led by Ann, operated by Bo; described."
     read = [(text[m.start:m.end], m.iri.rsplit("/", 1)[1], m.derived)
             for m in d.find(text, noun_verbs=True)]
     assert read == [("died", "deathPlace", True), ("succeeded", "successor", True),
-                    ("led", "leaderTitle", True), ("described", "description", True)]
+                    ("led", "leaderTitle", True), ("operated", "operatingOrganisation", True),
+                    ("described", "description", True)]
     # Everyday verbs name metadata properties too: the table is read only where asked.
     assert d.find(text) == []
 
