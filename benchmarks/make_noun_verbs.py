@@ -23,12 +23,10 @@ left out (the noun's own name already reads it).
 
 from __future__ import annotations
 
-import argparse
-import shutil
 from collections import defaultdict
 from pathlib import Path
 
-from make_pertainyms import lemma, synsets
+from make_pertainyms import arguments, lemma, synsets, write_table
 
 DERIVED = "+"
 """WordNet's pointer symbol for a derivationally related form."""
@@ -54,16 +52,8 @@ def noun_verbs(wordnet: Path) -> dict[str, set[str]]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("wordnet", type=Path, help="WordNet 3.0's dict folder (data.noun ...)")
-    parser.add_argument("--out", type=Path, required=True, help="folder to write into")
-    args = parser.parse_args()
-    table = {n: sorted(v) for n, v in sorted(noun_verbs(args.wordnet).items()) if v}
-    args.out.mkdir(parents=True, exist_ok=True)
-    lines = ["\t".join([noun, *found]) for noun, found in table.items()]
-    (args.out / "noun_verbs.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    shutil.copyfile(args.wordnet / "LICENSE", args.out / "LICENSE")
-    print(f"{len(table)} nouns, {sum(map(len, table.values()))} pairs -> {args.out}")
+    args = arguments(__doc__ or "")
+    print(write_table(noun_verbs(args.wordnet), args.wordnet, args.out, "noun_verbs.tsv"))
 
 
 if __name__ == "__main__":

@@ -109,17 +109,29 @@ def pertainyms(wordnet: Path) -> dict[str, set[str]]:
             for word, found in table.items() if word.isalpha()}
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def write_table(table: dict[str, set[str]], wordnet: Path, out: Path, name: str) -> str:
+    """Write ``table`` (word -> words, rows and words sorted, empty rows left out) as
+    ``out/name`` tab separated, with WordNet's LICENSE beside it, as that licence asks;
+    the rows and pairs written, for the caller to print."""
+    rows = {word: sorted(found) for word, found in sorted(table.items()) if found}
+    out.mkdir(parents=True, exist_ok=True)
+    lines = ["\t".join([word, *found]) for word, found in rows.items()]
+    (out / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    shutil.copyfile(wordnet / "LICENSE", out / "LICENSE")
+    return f"{len(rows)} rows, {sum(map(len, rows.values()))} pairs -> {out / name}"
+
+
+def arguments(description: str) -> argparse.Namespace:
+    """The WordNet folder and the folder to write into, from the command line."""
+    parser = argparse.ArgumentParser(description=description.split("\n\n")[0])
     parser.add_argument("wordnet", type=Path, help="WordNet 3.0's dict folder (data.adj ...)")
     parser.add_argument("--out", type=Path, required=True, help="folder to write into")
-    args = parser.parse_args()
-    table = {a: sorted(n) for a, n in sorted(pertainyms(args.wordnet).items()) if n}
-    args.out.mkdir(parents=True, exist_ok=True)
-    lines = ["\t".join([adjective, *found]) for adjective, found in table.items()]
-    (args.out / "pertainyms.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    shutil.copyfile(args.wordnet / "LICENSE", args.out / "LICENSE")
-    print(f"{len(table)} adjectives, {sum(map(len, table.values()))} pairs -> {args.out}")
+    return parser.parse_args()
+
+
+def main() -> None:
+    args = arguments(__doc__ or "")
+    print(write_table(pertainyms(args.wordnet), args.wordnet, args.out, "pertainyms.tsv"))
 
 
 if __name__ == "__main__":

@@ -18,8 +18,7 @@ reading (``mention_keys``).
 
 from __future__ import annotations
 
-from functools import cache
-from importlib import resources
+from ontoretrieve.index.word_tables import packaged_word_table
 
 __all__ = ["PACKAGED_TABLE", "noun_verbs"]
 
@@ -29,13 +28,5 @@ PACKAGED_TABLE = ("models", "noun-verbs", "noun_verbs.tsv")
 
 def noun_verbs(noun: str) -> tuple[str, ...]:
     """The verbs ``noun`` is made from, lower case; none for a noun the table lacks."""
-    return _table().get(noun.casefold(), ())
+    return packaged_word_table(*PACKAGED_TABLE).get(noun.casefold(), ())
 
-
-@cache
-def _table() -> dict[str, tuple[str, ...]]:
-    """The packaged table, read once per process (6,636 lines, a few milliseconds)."""
-    text = resources.files("ontoretrieve").joinpath(*PACKAGED_TABLE).read_text(
-        encoding="utf-8")
-    rows = (line.split("\t") for line in text.splitlines() if line)
-    return {row[0]: tuple(row[1:]) for row in rows}

@@ -20,8 +20,7 @@ derived reading.
 
 from __future__ import annotations
 
-from functools import cache
-from importlib import resources
+from ontoretrieve.index.word_tables import packaged_word_table
 
 __all__ = ["PACKAGED_TABLE", "pertainym_nouns"]
 
@@ -31,13 +30,5 @@ PACKAGED_TABLE = ("models", "pertainyms", "pertainyms.tsv")
 
 def pertainym_nouns(word: str) -> tuple[str, ...]:
     """The nouns ``word`` pertains to, lower case; none for a word the table lacks."""
-    return _table().get(word.casefold(), ())
+    return packaged_word_table(*PACKAGED_TABLE).get(word.casefold(), ())
 
-
-@cache
-def _table() -> dict[str, tuple[str, ...]]:
-    """The packaged table, read once per process (4,158 lines, a few milliseconds)."""
-    text = resources.files("ontoretrieve").joinpath(*PACKAGED_TABLE).read_text(
-        encoding="utf-8")
-    rows = (line.split("\t") for line in text.splitlines() if line)
-    return {row[0]: tuple(row[1:]) for row in rows}
