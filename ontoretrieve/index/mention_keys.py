@@ -57,10 +57,6 @@ MATCH_SCHEME = "mm-15"
 """Version of the keys made here: part of the names of each version's kept keys and of
 the kept dictionary, so a change rebuilds both from the stored forms (never the forms)."""
 
-_ELLIPTIC = FormKind.ELLIPTIC.value
-"""Read in the loops of a key derivation (an enum member's value costs a call)."""
-
-
 def _symbol_like(form: str, tokens: Sequence[Token], kind: str) -> bool:
     """Forms matched with their case: symbols, short forms and code-shaped words."""
     if kind == FormKind.SYMBOL.value:
@@ -120,7 +116,7 @@ def _root_of(keyed: tuple[str, str] | None) -> str | None:
 
 
 KeyedForm = tuple[str, str, str, str, str]
-"""(table: folded, exact or root; key; term IRI; form; form kind), or a unit mark
+"""(table: folded, exact, root, verb or noun_verb; key; term IRI; form; form kind), or a unit mark
 (``UNIT_MARK``, "", term IRI, "", ""): the term is a unit of measure."""
 
 UNIT_MARK = "unit"

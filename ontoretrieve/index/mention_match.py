@@ -286,9 +286,10 @@ class MentionDictionary:
             found += _new_readings(readings, named)
         if prefixes:
             found += _new_readings(self._prefixed_readings(tokens, text, pertainyms), named)
+        verbs = _verb_stream(tokens)
         for table in ("verb", "noun_verb") if noun_verbs else ("verb",):
-            found += _new_readings(self._scan(table, _verb_stream(tokens), tokens, text,
-                                              folded=True, derived=True), named)
+            found += _new_readings(self._scan(table, verbs, tokens, text, folded=True,
+                                              derived=True), named)
         return _flag_contained(_cohesion(_whole_over_shortened(found, named), tokens))
 
     def _derived_readings(self, tokens: Sequence[Token], text: str, pertainyms: bool,

@@ -464,7 +464,6 @@ def test_a_relation_named_by_an_agent_noun_is_named_by_its_verb() -> None:
                      ("writer", "writer", False)]
 
 
-
 def test_a_relation_named_by_a_noun_made_from_a_verb_is_named_by_the_verb_where_asked() -> None:
     d = dictionary(("deathPlace", (("deathPlace", "label"),)),
                    ("successor", (("successor", "label"),)),
