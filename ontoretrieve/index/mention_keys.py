@@ -41,6 +41,7 @@ __all__ = [
     "ELLIPTIC_MIN_SHARE",
     "GENUS_MIN_NAMES",
     "MATCH_SCHEME",
+    "MODIFIER_MAX_TERMS",
     "UNIT_MARK",
     "KeyedForm",
     "elliptic_keys",
@@ -48,12 +49,13 @@ __all__ = [
     "genus_dropped_keys",
     "keyed_forms",
     "local_genus_names",
+    "modifier_dropped_keys",
     "root_key",
     "shortened_keys",
     "term_keys",
 ]
 
-MATCH_SCHEME = "mm-15"
+MATCH_SCHEME = "mm-16"
 """Version of the keys made here: part of the names of each version's kept keys and of
 the kept dictionary, so a change rebuilds both from the stored forms (never the forms)."""
 
@@ -142,12 +144,13 @@ def keyed_forms(terms: Sequence[TermForms]) -> list[KeyedForm]:
 
 def shortened_keys(keyed: Sequence[KeyedForm]) -> list[KeyedForm]:
     """The version's keys for shortened names, read off its own keys (``elliptic_keys``,
-    ``genus_dropped_keys``): derived again whenever the version's keys change.
+    ``genus_dropped_keys``, ``modifier_dropped_keys``): derived again whenever the
+    version's keys change.
 
     >>> shortened_keys([])
     []
     """
-    return elliptic_keys(keyed) + genus_dropped_keys(keyed)
+    return elliptic_keys(keyed) + genus_dropped_keys(keyed) + modifier_dropped_keys(keyed)
 
 
 def term_keys(terms: Sequence[TermForms]) -> list[KeyedForm]:
@@ -395,6 +398,71 @@ def genus_dropped_keys(keyed: Sequence[KeyedForm]) -> list[KeyedForm]:
     # Words that stay when several genera go ("smooth muscle" of *smooth muscle
     # contraction*, *... hypertrophy*, *... adaptation*) are no name of any one of them.
     return [k for keys in by_shorter.values() if len({k[2] for k in keys}) == 1 for k in keys]
+
+
+MODIFIER_MAX_TERMS = 2
+"""Words a name leaves without one of its modifiers are a key when the names of at most this
+many terms of the version leave them ("outer segment": the photoreceptor's and the rod's)."""
+
+
+def modifier_dropped_keys(keyed: Sequence[KeyedForm]) -> list[KeyedForm]:
+    """Names said without one of their modifiers, as weak keys.
+
+    A text drops a modifier its subject makes plain: a paper on the retina says
+    "ganglion cells" for *retinal ganglion cell* and "outer segments" for
+    *photoreceptor outer segment*; "erythroid cells" stands for *erythroid lineage
+    cell*. A name (label or exact synonym) of three words or more, each of three
+    letters or more, gives its words without one of them as a key of kind
+    ``elliptic``: never without its last word (its head; ``genus_dropped_keys`` says
+    when that goes), nor without a function word, nor leaving a function word at
+    either end; only where the words name nothing in the version and the names of at
+    most ``MODIFIER_MAX_TERMS`` terms leave them. Such a reading holds only where the
+    text says the dropped word elsewhere (``mention_match``'s ``_cohesion``: a retina
+    paper writes "retinal") and no term has the span as a name of its own
+    (``_outright_first``).
+
+    >>> names = ["retinal ganglion cell", "ganglion", "cell"]
+    >>> keyed = [("folded", form_keys(n, "label")[1], f"x:{i}", n, "label")
+    ...          for i, n in enumerate(names)]
+    >>> [(k[1], k[2]) for k in modifier_dropped_keys(keyed)]
+    [(' ganglion cell ', 'x:0'), (' retin cell ', 'x:0')]
+    >>> modifier_dropped_keys([("folded", " regul of cell ", "x:r", "regulation of cell",
+    ...                         "label")])  # "regulation cell", "of cell": no key
+    []
+    """
+    units = {iri for which, _, iri, _, _ in keyed if which == UNIT_MARK}
+    every_key = {key for which, key, _, _, _ in keyed if which == "folded"}
+    by_shorter: dict[str, list[KeyedForm]] = {}
+    for which, key, iri, form, kind in keyed:
+        words = key.split()
+        if (which != "folded" or kind not in _NAMING_KINDS or len(words) < 3
+                or iri in units or not _noun_compound(form, words)):
+            continue
+        for i in range(len(words) - 1):
+            shorter = f" {' '.join(words[:i] + words[i + 1:])} "
+            if shorter not in every_key:
+                by_shorter.setdefault(shorter, []).append(
+                    ("folded", shorter, iri, form, FormKind.ELLIPTIC.value))
+    return [k for keys in by_shorter.values()
+            if len({k[2] for k in keys}) <= MODIFIER_MAX_TERMS for k in keys]
+
+
+_LINKING_WORDS = frozenset({
+    "per", "via", "between", "within", "without", "during", "after", "before", "against",
+    "toward", "towards", "through", "across", "among", "upon", "about", "above", "below",
+    "beyond", "near", "like", "along", "around", "onto", "versus", "involved", "using"})
+"""Words that link the parts of a name ("joule per kilogram", "splicing via spliceosome")
+rather than modify its head, beside the function words (``STOPWORDS``)."""
+
+
+def _noun_compound(form: str, key_words: Sequence[str]) -> bool:
+    """Whether a name is a compound of content words, each of three letters or more
+    ("retinal ganglion cell"), whose words are its key's ("regulation of growth",
+    "joule per kilogram" are phrases; "T-cell receptor" keys no word for "T")."""
+    said = [t.text.casefold() for t in tokenize(form) if t.is_word]
+    return len(said) == len(key_words) and all(
+        word.isalpha() and len(word) >= 3 and word not in STOPWORDS
+        and word not in _LINKING_WORDS for word in said)
 
 
 def local_genus_names(keyed: Sequence[KeyedForm], taken: AbstractSet[str],

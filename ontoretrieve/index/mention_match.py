@@ -144,10 +144,39 @@ class Mention:
         return len(self.key.split())
 
     @property
-    def genus_dropped(self) -> bool:
-        """A name said without its ontology's genus ("BMP signaling" for *BMP signaling
-        pathway*: ``genus_dropped_keys``), the elliptic forms of two words or more."""
+    def shortened_name(self) -> bool:
+        """A name said without one of its words: the elliptic forms of two words or more
+        (``genus_dropped`` and those that leave out a modifier)."""
         return self.kind == _ELLIPTIC and self.words > 1
+
+    @property
+    def genus_dropped(self) -> bool:
+        """A name said without its ontology's genus, its last word ("BMP signaling" for
+        *BMP signaling pathway*: ``genus_dropped_keys``).
+
+        >>> m = lambda key: Mention("x:t", "h", 0, 13, "BMP signaling", "BMP signaling pathway",
+        ...                         key, "elliptic", True, 1)
+        >>> m(" bmp signal ").genus_dropped, m(" bmp path ").genus_dropped
+        (True, False)
+        """
+        return self.shortened_name and self.key.split() == list(_name_key(self.form)[:-1])
+
+    @property
+    def dropped_modifier(self) -> str | None:
+        """The folded word a name said without one of its modifiers leaves out ("retin" of
+        "ganglion cells" for *retinal ganglion cell*: ``modifier_dropped_keys``), else None.
+
+        >>> Mention("x:t", "h", 0, 14, "ganglion cells", "retinal ganglion cell",
+        ...         " ganglion cell ", "elliptic", True, 1).dropped_modifier
+        'retin'
+        """
+        if not self.shortened_name or self.genus_dropped:
+            return None
+        name, said = _name_key(self.form), self.key.split()
+        if len(name) != len(said) + 1:
+            return None
+        return next((word for word, other in zip(name, said, strict=False) if word != other),
+                    None)
 
     @property
     def strength(self) -> float:
@@ -290,7 +319,8 @@ class MentionDictionary:
         for table in ("verb", "noun_verb") if noun_verbs else ("verb",):
             found += _new_readings(self._scan(table, verbs, tokens, text, folded=True,
                                               derived=True), named)
-        return _flag_contained(_cohesion(_whole_over_shortened(found, named), tokens))
+        found = _inside_own_name(_whole_over_shortened(found, named))
+        return _flag_contained(_cohesion(found, tokens))
 
     def _derived_readings(self, tokens: Sequence[Token], text: str, pertainyms: bool,
                           word_of: Callable[[str], str] = str) -> list[list[Mention]]:
@@ -392,7 +422,7 @@ def _outright_first(mentions: list[Mention]) -> list[Mention]:
     ['x:interneuron']
     """
     outright = {(m.start, m.end) for m in mentions if m.kind != _ELLIPTIC}
-    return [m for m in mentions if not (m.genus_dropped and (m.start, m.end) in outright)]
+    return [m for m in mentions if not (m.shortened_name and (m.start, m.end) in outright)]
 
 
 Named = dict[tuple[str, int, int], bool]
@@ -437,9 +467,28 @@ def _whole_over_shortened(mentions: list[Mention], named: Named) -> list[Mention
     return [m for m in mentions if m.kind != _ELLIPTIC or not named[m.iri, m.start, m.end]]
 
 
+def _inside_own_name(mentions: list[Mention]) -> list[Mention]:
+    """The mentions but the shortened names of a term inside a span its whole name reads:
+    "stem cells" within "embryonic stem cells" says nothing the whole does not.
+
+    >>> m = lambda start, key, kind: Mention("x:es", "h", start, 20, "", "embryonic stem cell",
+    ...                                      key, kind, True, 1)
+    >>> [x.start for x in _inside_own_name([m(0, " embryon stem cell ", "label"),
+    ...                                     m(10, " stem cell ", "elliptic")])]
+    [0]
+    """
+    whole: dict[str, list[tuple[int, int]]] = {}
+    for m in mentions:
+        if not m.shortened_name:
+            whole.setdefault(m.iri, []).append((m.start, m.end))
+    return [m for m in mentions if not m.shortened_name or not any(
+        start <= m.start and m.end <= end for start, end in whole.get(m.iri, ()))]
+
+
 def _cohesion(mentions: list[Mention], tokens: Sequence[Token]) -> list[Mention]:
     """The mentions, each elliptic one whose name's other word the text never uses
-    flagged not ``cohesive``.
+    flagged not ``cohesive``, and without the names said without a modifier the text
+    never uses.
 
     A shortened name is read as the long one most surely where the text itself
     supports it (lexical cohesion): "expression" stands for *gene expression*
@@ -447,26 +496,37 @@ def _cohesion(mentions: list[Mention], tokens: Sequence[Token]) -> list[Mention]
     (a paper's methods paragraph, or a text about facial expressions); "small"
     for *small intestine* where "intestine" occurs. The seeder drops the others
     or lets the confidence order weigh them (``mentions.elliptic_cohesion``).
+    A name said without one of its modifiers ("ganglion cells" for *retinal
+    ganglion cell*) is a reading only where the text says the modifier, or a word of
+    its root ("retina"), elsewhere: without it, the shorter words are as likely
+    another species of their head.
 
     >>> m = Mention("x:t", "h", 4, 14, "expression", "gene expression", " express ",
     ...             FormKind.ELLIPTIC.value, True, 1)
     >>> [_cohesion([m], tokenize(text))[0].cohesive
     ...  for text in ("its expression", "its expression and the genes")]
     [False, True]
+    >>> g = Mention("x:rgc", "h", 4, 18, "ganglion cells", "retinal ganglion cell",
+    ...             " ganglion cell ", FormKind.ELLIPTIC.value, True, 1)
+    >>> [len(_cohesion([g], tokenize(text))) for text in ("the ganglion cells of a retina",
+    ...                                                    "the ganglion cells of the gut")]
+    [1, 0]
     """
     if all(m.kind != FormKind.ELLIPTIC.value for m in mentions):
         return mentions
     words = {fold_word(t.text) for t in tokens if t.is_word}
+    roots = {root_word(word) for word in words}
     return [m if m.kind != FormKind.ELLIPTIC.value or m.genus_dropped
-            or _name_words(m.form) <= words
-            else dataclasses.replace(m, cohesive=False) for m in mentions]
+            or set(_name_key(m.form)) <= words
+            else dataclasses.replace(m, cohesive=False) for m in mentions
+            if m.dropped_modifier is None or root_word(m.dropped_modifier) in roots]
 
 
 @functools.lru_cache(maxsize=20_000)
-def _name_words(form: str) -> frozenset[str]:
-    """The folded words of a name."""
+def _name_key(form: str) -> tuple[str, ...]:
+    """The folded words of a name, in order."""
     keyed = form_keys(form, FormKind.LABEL.value)
-    return frozenset(keyed[1].split()) if keyed else frozenset()
+    return tuple(keyed[1].split()) if keyed else ()
 
 
 def _after_number(tokens: Sequence[Token], index: int) -> bool:

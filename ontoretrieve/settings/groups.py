@@ -485,6 +485,10 @@ class MentionSettings(_Group):
     genus its ontology ends many names with ("BMP signaling" for *BMP signaling
     pathway*; "mozzarella" for the Pizza ontology's *MozzarellaTopping*, named by its IRI
     alone). False: only the terms' own forms."""
+    dropped_modifiers: bool = True
+    """With ``elliptic``, also a name of three words or more said without one of its
+    modifiers ("ganglion cells" for *retinal ganglion cell*), where the text says the
+    modifier elsewhere ("retina") and no term is named so outright. False: not these."""
     pertainyms: bool = True
     """A relational adjective names a term whose whole name is the noun it pertains to
     in WordNet ("cardiac": *heart*, "hepatic": *liver*, "genetic": *gene*), as a

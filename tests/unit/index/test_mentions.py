@@ -561,6 +561,13 @@ PATHWAYS = (
     ("gp", (("glycolytic process", "label"),)), ("lmp", (("lipid metabolic process", "label"),)))
 
 
+def genus_dropped(keyed: tuple[str, str, str, str, str]) -> bool:
+    """An elliptic key that is its name without the last word (not without a modifier)."""
+    name = form_keys(keyed[3], "label")
+    return keyed[4] == "elliptic" and name is not None and (
+        len(keyed[1].split()) == 1 or keyed[1].split() == name[1].split()[:-1])
+
+
 def test_a_name_is_said_without_the_genus_its_ontology_ends_many_names_with() -> None:
     d = dictionary(*PATHWAYS)
     text = "BMP signaling and canonical Wnt signaling; TOR signaling; glycolytic flux"
@@ -583,7 +590,7 @@ def test_a_units_name_has_no_genus_and_a_function_word_ends_no_species() -> None
     # As class names they would have a genus; but "per" is no noun ending a species.
     assert [k for k in keyed_forms(classes) if k[4] == "elliptic"] == []
     assert [k[1] for k in keyed_forms([*classes, TermForms(X + "w", (
-        ("water molecule kilogram", "label"),))]) if k[4] == "elliptic"] == [" water molecul "]
+        ("water molecule kilogram", "label"),))]) if genus_dropped(k)] == [" water molecul "]
 
 
 def test_a_span_another_ontology_names_is_not_read_without_a_genus() -> None:
@@ -598,6 +605,45 @@ def test_a_span_another_ontology_names_is_not_read_without_a_genus() -> None:
     # nothing of its own: the interneuron, its genus dropped.
     assert [(m.text, m.iri.removeprefix(X), m.kind) for m in d.find(text)] == [
         ("spinal cord", "cord", "label"), ("retinal amacrine", "c1", "elliptic")]
+
+
+CELLS = (("rgc", (("retinal ganglion cell", "label"),)), ("ganglion", (("ganglion", "label"),)),
+         ("erythroid", (("erythroid lineage cell", "label"),)),
+         ("stem", (("stem cell", "label"),)), ("es", (("embryonic stem cell", "label"),)),
+         ("rod", (("rod photoreceptor cell", "label"),)),
+         ("cone", (("cone photoreceptor cell", "label"),)),
+         ("lens", (("lens photoreceptor cell", "label"),)))
+
+
+def test_a_name_is_said_without_a_modifier_the_text_says_elsewhere() -> None:
+    d = dictionary(*CELLS)
+
+    def read(text: str) -> list[tuple[str, str]]:
+        return [(m.text, m.iri.removeprefix(X)) for m in d.find(text) if m.kind == "elliptic"]
+
+    # A paper on the retina says "ganglion cells"; "erythroid cells" drops "lineage".
+    assert read("In the retina, ganglion cells die.") == [("ganglion cells", "rgc")]
+    assert read("erythroid cells of the lineage") == [("erythroid cells", "erythroid")]
+    # Without the dropped word anywhere in the text, no reading: another ganglion's cells.
+    assert read("ganglion cells of the gut; erythroid cells") == []
+    # "stem cells" is a name of its own: not embryonic stem cells without "embryonic",
+    # and no second reading inside the whole name.
+    assert read("embryonic stem cells and stem cells") == []
+    # Three terms leave "photoreceptor cell": too many to say which.
+    assert read("rod and cone photoreceptor cells") == []
+
+
+def test_the_modifier_rule_is_a_setting_and_leaves_the_genus_rule_alone() -> None:
+    from ontoretrieve.index.mention_keys import modifier_dropped_keys, term_keys
+
+    keyed = term_keys([TermForms(X + iri, forms) for iri, forms in CELLS])
+    shorter = {(k[1], k[2].removeprefix(X)) for k in modifier_dropped_keys(keyed)}
+    assert (" ganglion cell ", "rgc") in shorter and (" retin cell ", "rgc") in shorter
+    assert not any(key == " photoreceptor cell " for key, _ in shorter)  # three terms
+    assert not any(key == " stem cell " for key, _ in shorter)  # a name of its own
+    found = dictionary(*CELLS).find("the retina's ganglion cells")
+    (reading,) = [m for m in found if m.kind == "elliptic"]
+    assert reading.dropped_modifier == "retin" and not reading.genus_dropped
 
 
 def test_an_update_that_makes_a_genus_derives_its_shortened_names_for_every_term() -> None:
@@ -625,7 +671,7 @@ def test_a_genus_is_dropped_only_before_a_noun_phrase_one_name_leaves() -> None:
     keyed = keyed_forms([TermForms(X + iri, forms) for iri, forms in
                          (*genus, ("a", (("smooth muscle tissue", "label"),)),
                           ("b", (("mesoderm derived tissue", "label"),)))])
-    dropped = {k[1]: k[2].removeprefix(X) for k in keyed if k[4] == "elliptic"}
+    dropped = {k[1]: k[2].removeprefix(X) for k in keyed if genus_dropped(k)}
     # One word is no species ("bone"); "mesoderm derived" ends in no noun.
     assert dropped == {" smooth muscl ": "a"}
     # Two terms leave "retinal pigment" once the genus goes: it names neither.
@@ -669,7 +715,7 @@ def test_local_names_beside_worded_labels_or_of_relations_name_no_species() -> N
     # Labelled in words, the toppings are named by their labels: one word left is
     # no name of theirs (as in label-named ontologies, "dorsal", "primary").
     labelled = keyed_forms(pizza_like(labels="en"))
-    assert sorted(k[1] for k in labelled if k[4] == "elliptic") == [
+    assert sorted(k[1] for k in labelled if genus_dropped(k)) == [
         " hot green pepper ", " jalapeno pepper "]
     # A relation's local name ("has Start Topping") is a verb phrase, no species.
     keys = {k[1] for k in keyed_forms(pizza_like()) if k[4] == "elliptic"}
@@ -708,10 +754,16 @@ def test_every_reported_span_normalizes_to_its_form(parts: list[str], gaps: list
             continue
         keyed = form_keys(m.text, m.kind)
         assert keyed is not None and keyed[1] == m.key, (text, m)
-        if m.kind == "elliptic":  # one word of the name it stands for
+        if m.kind == "elliptic":  # one word of the name, or the name but one word
             name = form_keys(m.form, "label")
-            assert name is not None and m.key.strip() in name[1].split()
-            assert m.key.strip() in {fold_word(w) for w in folded_words(text)}
+            assert name is not None
+            said, whole = m.key.split(), name[1].split()
+            if len(said) == 1:
+                assert said[0] in whole
+                assert said[0] in {fold_word(w) for w in folded_words(text)}
+            else:
+                assert len(said) == len(whole) - 1
+                assert any(whole[:i] + whole[i + 1:] == said for i in range(len(whole)))
             continue
         assert form_keys(m.form, m.kind) == keyed
 
