@@ -32,8 +32,10 @@ later uses: "ES cells" then names "embryonic stem cell".
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import functools
+import itertools
 import math
 import re
 from collections.abc import Callable, Iterable, Sequence
@@ -477,12 +479,24 @@ def _inside_own_name(mentions: list[Mention]) -> list[Mention]:
     ...                                     m(10, " stem cell ", "elliptic")])]
     [0]
     """
-    whole: dict[str, list[tuple[int, int]]] = {}
+    if not any(m.shortened_name for m in mentions):
+        return mentions
+    spans: dict[str, set[tuple[int, int]]] = {}
     for m in mentions:
         if not m.shortened_name:
-            whole.setdefault(m.iri, []).append((m.start, m.end))
-    return [m for m in mentions if not m.shortened_name or not any(
-        start <= m.start and m.end <= end for start, end in whole.get(m.iri, ()))]
+            spans.setdefault(m.iri, set()).add((m.start, m.end))
+    # n log n, as ``_flag_contained``: a hostile text may name one term thousands of times.
+    reach = {iri: _reach_up_to(found) for iri, found in spans.items()}
+    return [m for m in mentions if not m.shortened_name or m.iri not in reach
+            or reach[m.iri](m.start) < m.end]
+
+
+def _reach_up_to(spans: set[tuple[int, int]]) -> Callable[[int], int]:
+    """The farthest end of the spans starting at or before a position (-1: none does)."""
+    ordered = sorted(spans)
+    starts = [start for start, _ in ordered]
+    farthest = list(itertools.accumulate((end for _, end in ordered), max))
+    return lambda position: farthest[i - 1] if (i := bisect.bisect_right(starts, position)) else -1
 
 
 def _cohesion(mentions: list[Mention], tokens: Sequence[Token]) -> list[Mention]:
