@@ -411,12 +411,13 @@ def modifier_dropped_keys(keyed: Sequence[KeyedForm]) -> list[KeyedForm]:
     A text drops a modifier its subject makes plain: a paper on the retina says
     "ganglion cells" for *retinal ganglion cell* and "outer segments" for
     *photoreceptor outer segment*; "erythroid cells" stands for *erythroid lineage
-    cell*. A name (label or exact synonym) of three words or more, each of three
-    letters or more, gives its words without one of them as a key of kind
-    ``elliptic``: never without its last word (its head; ``genus_dropped_keys`` says
-    when that goes), nor without a function word, nor leaving a function word at
-    either end; only where the words name nothing in the version and the names of at
-    most ``MODIFIER_MAX_TERMS`` terms leave them. Such a reading holds only where the
+    cell*. A name (label or exact synonym, no unit's) that is a compound of three
+    content words or more, each of three letters or more (``_noun_compound``: not
+    *regulation of growth*, not *joule per kilogram*), gives its words without one of
+    them as a key of kind ``elliptic``: never without its last word (its head;
+    ``genus_dropped_keys`` says when that goes); only where the words name nothing in
+    the version and the names of at most ``MODIFIER_MAX_TERMS`` terms leave them.
+    Such a reading holds only where the
     text says the dropped word elsewhere (``mention_match``'s ``_cohesion``: a retina
     paper writes "retinal") and no term has the span as a name of its own
     (``_outright_first``).
@@ -427,7 +428,7 @@ def modifier_dropped_keys(keyed: Sequence[KeyedForm]) -> list[KeyedForm]:
     >>> [(k[1], k[2]) for k in modifier_dropped_keys(keyed)]
     [(' ganglion cell ', 'x:0'), (' retin cell ', 'x:0')]
     >>> modifier_dropped_keys([("folded", " regul of cell ", "x:r", "regulation of cell",
-    ...                         "label")])  # "regulation cell", "of cell": no key
+    ...                         "label")])  # a phrase, no compound: no key
     []
     """
     units = {iri for which, _, iri, _, _ in keyed if which == UNIT_MARK}

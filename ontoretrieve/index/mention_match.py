@@ -522,18 +522,25 @@ def _cohesion(mentions: list[Mention], tokens: Sequence[Token]) -> list[Mention]
     [False, True]
     >>> g = Mention("x:rgc", "h", 4, 18, "ganglion cells", "retinal ganglion cell",
     ...             " ganglion cell ", FormKind.ELLIPTIC.value, True, 1)
-    >>> [len(_cohesion([g], tokenize(text))) for text in ("the ganglion cells of a retina",
-    ...                                                    "the ganglion cells of the gut")]
-    [1, 0]
+    >>> [[x.cohesive for x in _cohesion([g], tokenize(text))]
+    ...  for text in ("the ganglion cells of a retina", "the ganglion cells of the gut")]
+    [[True], []]
     """
     if all(m.kind != FormKind.ELLIPTIC.value for m in mentions):
         return mentions
     words = {fold_word(t.text) for t in tokens if t.is_word}
     roots = {root_word(word) for word in words}
-    return [m if m.kind != FormKind.ELLIPTIC.value or m.genus_dropped
-            or set(_name_key(m.form)) <= words
-            else dataclasses.replace(m, cohesive=False) for m in mentions
-            if m.dropped_modifier is None or root_word(m.dropped_modifier) in roots]
+    kept = []
+    for m in mentions:
+        if m.kind != FormKind.ELLIPTIC.value or m.genus_dropped:
+            kept.append(m)
+        elif (dropped := m.dropped_modifier) is not None:
+            if root_word(dropped) in roots:  # cohesive by its own, stricter test
+                kept.append(m)
+        else:
+            kept.append(m if set(_name_key(m.form)) <= words
+                        else dataclasses.replace(m, cohesive=False))
+    return kept
 
 
 @functools.lru_cache(maxsize=20_000)

@@ -153,10 +153,11 @@ class SeedRetriever:
             found = [m for m in found if m.ontology_hash in scope]
         if not s.mentions.elliptic:
             found = [m for m in found if m.kind != FormKind.ELLIPTIC.value]
-        elif not s.mentions.dropped_modifiers:
-            found = [m for m in found if m.dropped_modifier is None]
-        elif s.mentions.elliptic_cohesion == "required":
-            found = [m for m in found if m.cohesive]
+        else:
+            if not s.mentions.dropped_modifiers:
+                found = [m for m in found if m.dropped_modifier is None]
+            if s.mentions.elliptic_cohesion == "required":
+                found = [m for m in found if m.cohesive]
         if s.mentions.units_after_numbers:
             found = units_after_numbers(found, self.dictionary.units)
         return usable(found, s.mentions.max_shared)

@@ -270,3 +270,26 @@ def test_a_verb_reads_a_relation_named_by_its_noun_as_mentions_noun_verbs_says(
     text = "She died in Rome."
     assert [m.text for m in retriever.mentions(text)] == unscoped
     assert [m.text for m in retriever.mentions(text, scope={"h"})] == scoped
+
+
+@pytest.mark.parametrize(("dropped_modifiers", "cohesion", "read"), [
+    (True, "weighed", ["ganglion cells", "expression"]), (False, "weighed", ["expression"]),
+    (True, "required", ["ganglion cells"]), (False, "required", [])])
+def test_the_seeder_reads_names_without_a_modifier_as_mentions_dropped_modifiers_says(
+        dropped_modifiers: bool, cohesion: str, read: list[str]) -> None:
+    from ontoretrieve.index.mention_forms import TermForms
+    from ontoretrieve.index.mention_match import MentionDictionary
+    from ontoretrieve.query.seeder import SeedRetriever
+
+    forms = [TermForms("http://x/rgc", (("retinal ganglion cell", "label"),)),
+             TermForms("http://x/ge", (("gene expression", "label"),)),
+             TermForms("http://x/rge", (("regulation of gene expression", "label"),)),
+             TermForms("http://x/pge", (("positive regulation of gene expression", "label"),))]
+    dictionary = MentionDictionary.build([("h", forms)])
+    settings = Settings(mentions={"dropped_modifiers": dropped_modifiers,  # type: ignore[arg-type]
+                                  "elliptic_cohesion": cohesion})
+    retriever = SeedRetriever(settings, index=None, embedder=None,  # type: ignore[arg-type]
+                              mentions=lambda: dictionary)
+    # "retina" says the dropped "retinal"; no word says "gene": "expression" is not cohesive.
+    text = "In the retina, ganglion cells lose expression."
+    assert [m.text for m in retriever.mentions(text) if m.kind == "elliptic"] == read
