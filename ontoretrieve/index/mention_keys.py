@@ -397,7 +397,13 @@ def genus_dropped_keys(keyed: Sequence[KeyedForm]) -> list[KeyedForm]:
                     ("folded", shorter, iri, form, FormKind.ELLIPTIC.value))
     # Words that stay when several genera go ("smooth muscle" of *smooth muscle
     # contraction*, *... hypertrophy*, *... adaptation*) are no name of any one of them.
-    return [k for keys in by_shorter.values() if len({k[2] for k in keys}) == 1 for k in keys]
+    return _held_by_few(by_shorter, 1)
+
+
+def _held_by_few(by_shorter: dict[str, list[KeyedForm]], most: int) -> list[KeyedForm]:
+    """The keys of the shortened names that the names of at most ``most`` terms leave."""
+    return [k for keys in by_shorter.values() if len({k[2] for k in keys}) <= most
+            for k in keys]
 
 
 MODIFIER_MAX_TERMS = 2
@@ -444,8 +450,7 @@ def modifier_dropped_keys(keyed: Sequence[KeyedForm]) -> list[KeyedForm]:
             if shorter not in every_key:
                 by_shorter.setdefault(shorter, []).append(
                     ("folded", shorter, iri, form, FormKind.ELLIPTIC.value))
-    return [k for keys in by_shorter.values()
-            if len({k[2] for k in keys}) <= MODIFIER_MAX_TERMS for k in keys]
+    return _held_by_few(by_shorter, MODIFIER_MAX_TERMS)
 
 
 _LINKING_WORDS = frozenset({

@@ -161,7 +161,7 @@ class Mention:
         >>> m(" bmp signal ").genus_dropped, m(" bmp path ").genus_dropped
         (True, False)
         """
-        return self.shortened_name and self.key.split() == list(_name_key(self.form)[:-1])
+        return self.shortened_name and _left_out(self.form, self.key) == ""
 
     @property
     def dropped_modifier(self) -> str | None:
@@ -172,13 +172,7 @@ class Mention:
         ...         " ganglion cell ", "elliptic", True, 1).dropped_modifier
         'retin'
         """
-        if not self.shortened_name or self.genus_dropped:
-            return None
-        name, said = _name_key(self.form), self.key.split()
-        if len(name) != len(said) + 1:
-            return None
-        return next((word for word, other in zip(name, said, strict=False) if word != other),
-                    None)
+        return (_left_out(self.form, self.key) or None) if self.shortened_name else None
 
     @property
     def strength(self) -> float:
@@ -529,18 +523,36 @@ def _cohesion(mentions: list[Mention], tokens: Sequence[Token]) -> list[Mention]
     if all(m.kind != FormKind.ELLIPTIC.value for m in mentions):
         return mentions
     words = {fold_word(t.text) for t in tokens if t.is_word}
-    roots = {root_word(word) for word in words}
+    roots: set[str] | None = None  # only for a name said without a modifier
     kept = []
     for m in mentions:
         if m.kind != FormKind.ELLIPTIC.value or m.genus_dropped:
             kept.append(m)
         elif (dropped := m.dropped_modifier) is not None:
+            roots = {root_word(word) for word in words} if roots is None else roots
             if root_word(dropped) in roots:  # cohesive by its own, stricter test
                 kept.append(m)
         else:
             kept.append(m if set(_name_key(m.form)) <= words
                         else dataclasses.replace(m, cohesive=False))
     return kept
+
+
+@functools.lru_cache(maxsize=20_000)
+def _left_out(form: str, key: str) -> str | None:
+    """The folded word of a name its key leaves out: "" for the last (the genus), None
+    when the key is not the name but one word.
+
+    >>> _left_out("retinal ganglion cell", " ganglion cell "), _left_out(
+    ...     "BMP signaling pathway", " bmp signal "), _left_out("gene expression", " cell ")
+    ('retin', '', None)
+    """
+    name, said = _name_key(form), key.split()
+    at = next((i for i, (word, other) in enumerate(zip(name, said, strict=False))
+               if word != other), len(said))
+    if len(name) != len(said) + 1 or name[:at] + name[at + 1:] != tuple(said):
+        return None
+    return name[at] if at < len(said) else ""
 
 
 @functools.lru_cache(maxsize=20_000)

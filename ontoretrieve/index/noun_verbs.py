@@ -29,4 +29,3 @@ PACKAGED_TABLE = ("models", "noun-verbs", "noun_verbs.tsv")
 def noun_verbs(noun: str) -> tuple[str, ...]:
     """The verbs ``noun`` is made from, lower case; none for a noun the table lacks."""
     return packaged_word_table(*PACKAGED_TABLE).get(noun.casefold(), ())
-
