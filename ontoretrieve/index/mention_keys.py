@@ -53,9 +53,10 @@ __all__ = [
     "root_key",
     "shortened_keys",
     "term_keys",
+    "unit_marks",
 ]
 
-MATCH_SCHEME = "mm-16"
+MATCH_SCHEME = "mm-17"
 """Version of the keys made here: part of the names of each version's kept keys and of
 the kept dictionary, so a change rebuilds both from the stored forms (never the forms)."""
 
@@ -119,7 +120,8 @@ def _root_of(keyed: tuple[str, str] | None) -> str | None:
 
 KeyedForm = tuple[str, str, str, str, str]
 """(table: folded, exact, root, verb or noun_verb; key; term IRI; form; form kind), or a unit mark
-(``UNIT_MARK``, "", term IRI, "", ""): the term is a unit of measure."""
+(``UNIT_MARK``, "", term IRI, "", ""): the term is a unit of measure, or (``UNIT_MARK``, folded
+key, term IRI, form, kind): a unit's name of two words or more (``unit_marks``)."""
 
 UNIT_MARK = "unit"
 """The table of a keyed form that marks its term a unit (no key: it matches nothing)."""
@@ -162,7 +164,7 @@ def term_keys(terms: Sequence[TermForms]) -> list[KeyedForm]:
     found: list[KeyedForm] = []
     for term in terms:
         if term.unit:
-            found.append((UNIT_MARK, "", term.iri, "", ""))
+            found += unit_marks(term)
         for form, kind in term.forms:
             keyed = form_keys(form, kind)
             if keyed is None:
@@ -173,6 +175,25 @@ def term_keys(terms: Sequence[TermForms]) -> list[KeyedForm]:
                 found.append(("root", root, term.iri, form, kind))
         found += _acronym_heads(term) + _abbreviated_genus(term) + _relation_verbs(term)
     return found
+
+
+def unit_marks(term: TermForms) -> list[KeyedForm]:
+    """The marks of a unit of measure: one that says it is a unit, and one per name of
+    two words or more under its folded key, by which a dictionary finds the unit's
+    namesakes (*base pair*, the thing the unit "Base Pair" counts: ``mention_match``).
+    One word is no such name: the unit "Foot" is no foot, "Mole" no mole of the skin.
+
+    >>> unit = TermForms("http://x/BasePair", (("Base Pair", "label"), ("bp", "symbol")),
+    ...                  unit=True)
+    >>> [k[:3] for k in unit_marks(unit)]
+    [('unit', '', 'http://x/BasePair'), ('unit', ' base pair ', 'http://x/BasePair')]
+    """
+    marks: list[KeyedForm] = [(UNIT_MARK, "", term.iri, "", "")]
+    for form, kind in term.forms:
+        keyed = form_keys(form, kind) if kind in _NAMING_KINDS else None
+        if keyed is not None and keyed[0] == "folded" and keyed[1].count(" ") >= 3:
+            marks.append((UNIT_MARK, keyed[1], term.iri, form, kind))
+    return marks
 
 
 def _acronym_heads(term: TermForms) -> list[KeyedForm]:

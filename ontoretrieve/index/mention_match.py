@@ -38,7 +38,7 @@ import functools
 import itertools
 import math
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ontoretrieve.index.key_table import KeyTable
@@ -74,7 +74,7 @@ __all__ = [
     "with_sharing",
 ]
 
-TABLE_FORMAT = "kt-4"
+TABLE_FORMAT = "kt-5"
 """Version of what a kept dictionary holds (its tables): part of its name only, so a
 change rebuilds the dictionary from the kept keys."""
 
@@ -140,6 +140,9 @@ class Mention:
     cohesive: bool = True
     """False: an elliptic form whose name's other word the text never uses (``_cohesion``):
     "expression" for *gene expression* in a text that never writes "gene"."""
+    namesake_of: str | None = None
+    """The unit of measure the span names whose name this term has too (``find``'s
+    ``namesakes``): "bp" names the unit *Base Pair* and so SO's *base pair*."""
 
     @property
     def words(self) -> int:
@@ -224,6 +227,8 @@ def with_sharing(found: tuple[Entry, ...]) -> tuple[SharedEntry, ...]:
 
 
 _ELLIPTIC = FormKind.ELLIPTIC.value
+_NAMING_KINDS = frozenset({FormKind.LABEL.value, FormKind.EXACT.value})
+"""Kinds of form that name a term outright (labels, exact synonyms)."""
 """Read in the loops of a dictionary build (an enum member's value costs a call)."""
 
 class MentionDictionary:
@@ -236,7 +241,8 @@ class MentionDictionary:
                  forms: int, root: KeyTable[KeyEntries] | None = None,
                  units: frozenset[tuple[str, str]] = frozenset(),
                  verb: KeyTable[KeyEntries] | None = None,
-                 noun_verb: KeyTable[KeyEntries] | None = None) -> None:
+                 noun_verb: KeyTable[KeyEntries] | None = None,
+                 unit_names: Mapping[tuple[str, str], tuple[str, ...]] | None = None) -> None:
         self._folded = folded
         self._exact = exact
         self._root = root if root is not None else KeyTable()
@@ -245,6 +251,9 @@ class MentionDictionary:
         self.forms = forms
         self.units = units
         """(term IRI, ontology hash) of the terms that are units of measure."""
+        self.unit_names = dict(unit_names or {})
+        """Per unit (term IRI, ontology hash), the folded keys of its names of two words or
+        more (``unit_marks``): how ``find`` reads a unit's namesakes."""
 
     @classmethod
     def build(cls, ontologies: Iterable[tuple[str, Sequence[TermForms]]]) -> MentionDictionary:
@@ -258,11 +267,15 @@ class MentionDictionary:
         cost of a build, done once per version and kept beside its forms."""
         entries: dict[tuple[str, str], dict[tuple[str, str], Entry]] = {}
         units: set[tuple[str, str]] = set()
+        unit_names: dict[tuple[str, str], tuple[str, ...]] = {}
         count = 0
         for content_hash, keyed in ontologies:
             for which, key, iri, form, kind in keyed:
                 if which == UNIT_MARK:
                     units.add((iri, content_hash))
+                    if key:
+                        unit_names[iri, content_hash] = (
+                            *unit_names.get((iri, content_hash), ()), key)
                     continue
                 count += which not in DERIVED_TABLES and kind != _ELLIPTIC
                 # One entry per term and version: its strongest form under this key.
@@ -275,7 +288,7 @@ class MentionDictionary:
         for (which, key), per_key in entries.items():
             tables[which].add(key, (key, with_sharing(tuple(per_key.values()))))
         return cls(tables["folded"], tables["exact"], count, tables["root"], frozenset(units),
-                   tables["verb"], tables["noun_verb"])
+                   tables["verb"], tables["noun_verb"], unit_names)
 
     def matches(self, which: str, string: str) -> Iterable[Match]:
         """The keys of table ``which`` (``TABLES``) in ``string`` with their
@@ -292,12 +305,15 @@ class MentionDictionary:
         return table
 
     def find(self, text: str, *, pertainyms: bool = True, prefixes: bool = True,
-             noun_verbs: bool = False) -> list[Mention]:
+             noun_verbs: bool = False, namesakes: bool = True) -> list[Mention]:
         """Every mention in ``text``, by start, longer spans first; nested ones flagged.
         ``pertainyms``: read relational adjectives as their nouns ("cardiac": *heart*);
         ``prefixes``: read a prefixed word by the word it is built on ("overexpression":
         *gene expression*); ``noun_verbs``: read a verb as the relations named by the
-        noun made from it ("died": *deathPlace*; the ``noun_verb`` table)."""
+        noun made from it ("died": *deathPlace*; the ``noun_verb`` table);
+        ``namesakes``: a span naming a unit of measure also names the terms (no unit)
+        named like the unit by two words or more ("bp": the unit *Base Pair* and SO's
+        *base pair*; ``namesake_readings``)."""
         tokens = tokenize(text)
         aliases = abbreviations(tokens)
         found: list[Mention] = []
@@ -307,6 +323,8 @@ class MentionDictionary:
         found = _outright_first(found)
         named: Named = {}
         found = _new_readings(found, named)  # all of them: nothing was read before
+        if namesakes and self.unit_names:
+            found = self.namesake_readings(found, named)
         for readings in self._derived_readings(tokens, text, pertainyms):
             found += _new_readings(readings, named)
         if prefixes:
@@ -317,6 +335,46 @@ class MentionDictionary:
                                               derived=True), named)
         found = _inside_own_name(_whole_over_shortened(found, named))
         return _flag_contained(_cohesion(found, tokens))
+
+    def namesake_readings(self, mentions: list[Mention], named: Named) -> list[Mention]:
+        """The mentions, each term that shares a name of two words or more with a unit
+        a span names (no unit itself) flagged ``namesake_of`` the unit on that span, read
+        there as the unit is where no earlier reading read it (``named`` then holds it).
+
+        A unit and the thing it counts or measures may be named alike in two
+        ontologies: QUDT's unit *Base Pair* (symbol "bp") and SO's *base pair*. A text
+        writing "a 500 bp fragment" or "4 base pairs" names both; the rule that a span
+        after a number names only its units (``units_after_numbers``) keeps such a
+        namesake. A name of one word is no evidence of the same thing (``unit_marks``).
+
+        >>> d = MentionDictionary.build([
+        ...     ("q", [TermForms("x:BasePair", (("Base Pair", "label"), ("bp", "symbol")),
+        ...                      unit=True)]),
+        ...     ("s", [TermForms("x:base_pair", (("base pair", "label"),))])])
+        >>> [(m.iri, m.text, m.namesake_of) for m in d.find("a 500 bp fragment")]
+        [('x:BasePair', 'bp', None), ('x:base_pair', 'bp', 'x:BasePair')]
+        >>> [(m.iri, m.namesake_of) for m in d.find("4 base pairs")]
+        [('x:BasePair', None), ('x:base_pair', 'x:BasePair')]
+        """
+        of: dict[tuple[str, int, int], str] = {}
+        added: list[Mention] = []
+        for m in mentions:
+            for key in self.unit_names.get((m.iri, m.ontology_hash), ()):
+                for iri, content_hash, _, kind, _ in self.entries_at("folded", key):
+                    where = (iri, m.start, m.end)
+                    if ((iri, content_hash) in self.units or kind not in _NAMING_KINDS
+                            or where in of):
+                        continue
+                    of[where] = m.iri
+                    if where not in named:
+                        named[where] = True
+                        added.append(dataclasses.replace(
+                            m, iri=iri, ontology_hash=content_hash, namesake_of=m.iri))
+        if not of:
+            return mentions
+        return [dataclasses.replace(m, namesake_of=of[m.iri, m.start, m.end])
+                if (m.iri, m.start, m.end) in of and m.namesake_of is None else m
+                for m in mentions] + added
 
     def _derived_readings(self, tokens: Sequence[Token], text: str, pertainyms: bool,
                           word_of: Callable[[str], str] = str) -> list[list[Mention]]:

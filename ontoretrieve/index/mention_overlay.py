@@ -96,6 +96,10 @@ class ChangedDictionary(MentionDictionary):
         self.forms = base.forms - _counted(old) + _counted(new)
         self.units = frozenset({u for u in base.units if u[1] != replaced} | {
             (iri, by) for which, _, iri, _, _ in new if which == UNIT_MARK})
+        self.unit_names = {u: keys for u, keys in base.unit_names.items() if u[1] != replaced}
+        for which, key, iri, _, _ in new:
+            if which == UNIT_MARK and key:
+                self.unit_names[iri, by] = (*self.unit_names.get((iri, by), ()), key)
 
     def _merged(self, kept: Sequence[SharedEntry], added: Sequence[tuple[str, str, str]]
                 ) -> tuple[Entry, ...]:

@@ -53,7 +53,8 @@ def units_after_numbers(mentions: Sequence[Mention], units: Collection[PayloadKe
     """A span right after a number names a unit of measure when one of its terms is one
     (``units``: (iri, ontology hash) pairs): its other terms are dropped. "100 m" names
     the metre, not the mass nor the prefix whose symbol is "m" too; a span naming no unit
-    ("3 mice") keeps every term.
+    ("3 mice") keeps every term. A unit's namesake stays (``namesake_of``: "500 bp" names
+    the unit *Base Pair* and SO's *base pair*).
 
     >>> from ontoretrieve.index.mention_match import Mention
     >>> ms = [Mention(i, "h", 4, 5, "m", "m", " m ", "symbol", True, 2, after_number=True)
@@ -67,7 +68,7 @@ def units_after_numbers(mentions: Sequence[Mention], units: Collection[PayloadKe
                 if m.after_number and (m.iri, m.ontology_hash) in units}
     return [m for m in mentions
             if not (m.after_number and (m.start, m.end) in measured)
-            or (m.iri, m.ontology_hash) in units]
+            or (m.iri, m.ontology_hash) in units or m.namesake_of is not None]
 
 
 def pick_senses(mentions: Sequence[Mention], windows: Sequence[Window],
@@ -284,5 +285,6 @@ def evidence_of(mentions: Sequence[Mention], iri: str) -> list[dict[str, object]
                       "contained": m.contained, "after_number": m.after_number,
                       "derived": m.derived, "similarity": m.similarity,
                       "outranked": m.outranked, "misfit": m.misfit,
-                      "cohesive": m.cohesive, "strength": round(m.strength, 4)})
+                      "cohesive": m.cohesive, "namesake_of": m.namesake_of,
+                      "strength": round(m.strength, 4)})
     return spans

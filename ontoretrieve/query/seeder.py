@@ -148,7 +148,8 @@ class SeedRetriever:
         noun_verbs = s.mentions.noun_verbs == "always" or (
             s.mentions.noun_verbs == "scoped" and scope is not None)
         found = self.dictionary.find(text, pertainyms=s.mentions.pertainyms,
-                                     prefixes=s.mentions.prefixes, noun_verbs=noun_verbs)
+                                     prefixes=s.mentions.prefixes, noun_verbs=noun_verbs,
+                                     namesakes=s.mentions.unit_namesakes)
         if scope is not None:
             found = [m for m in found if m.ontology_hash in scope]
         if not s.mentions.elliptic:

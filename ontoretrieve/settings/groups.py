@@ -538,6 +538,11 @@ class MentionSettings(_Group):
     its symbol), and a unit signal joins only those units. A unit is a term typed with
     a class whose name ends in "unit" (``qudt:Unit``, ``om:Unit``) or a subclass of a
     class so named or labelled (UO's "length unit"). False: every term the span names."""
+    unit_namesakes: bool = True
+    """A span naming a unit of measure also names each term, no unit itself, that has one
+    of the unit's names of two words or more: "500 bp" names QUDT's unit *Base Pair*
+    (symbol "bp") and SO's *base pair*, and ``units_after_numbers`` keeps it. A name of
+    one word says nothing ("5 ft" names no foot). False: a unit's span names units only."""
 
 
 class ExpandSettings(_Group):

@@ -45,7 +45,7 @@ def _texts(rng: random.Random) -> list[str]:
 
 def test_a_changed_dictionary_finds_what_a_build_over_the_new_set_finds() -> None:
     rng = random.Random(3)
-    taken = units_seen = 0
+    taken = units_seen = namesakes_seen = 0
     for _ in range(60):
         versions: dict[str, list[KeyedForm]] = {
             f"h{i}": keyed_forms(_terms(rng, f"v{i}-", rng.randint(1, 6)))
@@ -72,7 +72,10 @@ def test_a_changed_dictionary_finds_what_a_build_over_the_new_set_finds() -> Non
                         built.matches(which, f" {text} "))
             assert dictionary.forms == built.forms
             assert dictionary.units == built.units
+            assert dictionary.unit_names == built.unit_names  # a unit's namesakes alike
             units_seen += len(built.units)
+            namesakes_seen += sum(m.namesake_of is not None for text in _texts(rng)
+                                  for m in built.find(text))
             for which, key, *_ in [k for keyed in new.values() for k in keyed] + list(
                     versions[replaced]):  # entries in a build's order, old keys too
                 if which == UNIT_MARK:
@@ -81,6 +84,7 @@ def test_a_changed_dictionary_finds_what_a_build_over_the_new_set_finds() -> Non
             versions = new
     assert taken > 200  # the texts do name terms
     assert units_seen > 50  # and some versions hold units
+    assert namesakes_seen > 10  # some named like a term that is no unit
 
 
 def test_only_the_changed_keys_get_a_table_of_their_own() -> None:

@@ -387,6 +387,27 @@ def test_a_span_after_a_number_names_only_its_units(tmp_path) -> None:  # type: 
     assert sorted(names(found)) == ["Day", "M", "Mouse", "UO_10", "UO_10"]
 
 
+def test_a_unit_names_the_term_named_like_it_by_two_words_or_more() -> None:
+    from ontoretrieve.query.mention_lane import units_after_numbers
+
+    unit = TermForms(X + "BasePair", (("Base Pair", "label"), ("bp", "symbol")), unit=True)
+    foot = TermForms(X + "FT", (("Foot", "label"), ("ft", "symbol")), unit=True)
+    d = MentionDictionary.build([("q", [unit, foot]), ("s", [
+        TermForms(X + "base_pair", (("base_pair", "label"), ("base pair", "exact"))),
+        TermForms(X + "foot", (("foot", "label"),))])])
+    text = "a 500 bp fragment, 4 base pairs and a 3 ft pole; bp"
+    found = units_after_numbers(d.find(text), d.units)
+    # "bp" and "base pairs" name the unit and SO's base pair, after a number or not; the
+    # namesake survives the rule for spans after numbers. "Foot" is one word: no namesake.
+    assert sorted((m.start, m.iri.removeprefix(X), m.namesake_of) for m in found) == [
+        (6, "BasePair", None), (6, "base_pair", X + "BasePair"),
+        (21, "BasePair", None), (21, "base_pair", X + "BasePair"),
+        (40, "FT", None), (49, "BasePair", None), (49, "base_pair", X + "BasePair")]
+    off = units_after_numbers(d.find(text, namesakes=False), d.units)
+    assert {m.iri for m in off if m.text in ("bp", "base pairs")} == {X + "BasePair"}
+    assert all(m.namesake_of is None for m in off)
+
+
 def test_the_digits_of_a_name_are_no_quantity() -> None:
     # "Stat5a", "IgG2a" and "Aqp2 a candidate" are genes, not a number of ares or years: a
     # one-letter symbol names a unit only after a number that stands on its own.
