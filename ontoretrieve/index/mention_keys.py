@@ -42,6 +42,7 @@ __all__ = [
     "GENUS_MIN_NAMES",
     "MATCH_SCHEME",
     "MODIFIER_MAX_TERMS",
+    "NAMING_KINDS",
     "UNIT_MARK",
     "KeyedForm",
     "elliptic_keys",
@@ -127,7 +128,7 @@ UNIT_MARK = "unit"
 """The table of a keyed form that marks its term a unit (no key: it matches nothing)."""
 
 
-_NAMING_KINDS = frozenset({FormKind.LABEL.value, FormKind.EXACT.value})
+NAMING_KINDS = frozenset({FormKind.LABEL.value, FormKind.EXACT.value})
 """Kinds that name a term outright (labels, exact synonyms)."""
 
 
@@ -190,7 +191,7 @@ def unit_marks(term: TermForms) -> list[KeyedForm]:
     """
     marks: list[KeyedForm] = [(UNIT_MARK, "", term.iri, "", "")]
     for form, kind in term.forms:
-        keyed = form_keys(form, kind) if kind in _NAMING_KINDS else None
+        keyed = form_keys(form, kind) if kind in NAMING_KINDS else None
         if keyed is not None and keyed[0] == "folded" and keyed[1].count(" ") >= 3:
             marks.append((UNIT_MARK, keyed[1], term.iri, form, kind))
     return marks
@@ -205,11 +206,11 @@ def _acronym_heads(term: TermForms) -> list[KeyedForm]:
     [' ES cell ', ' ES cells ']
     """
     acronyms = [(f, k) for f, k in term.forms
-                if k in _NAMING_KINDS and 3 <= len(f) <= 6 and f.isalpha() and f.isupper()]
+                if k in NAMING_KINDS and 3 <= len(f) <= 6 and f.isalpha() and f.isupper()]
     if not acronyms:
         return []
     named = [[t.text for t in tokenize(f) if t.is_word] for f, k in term.forms
-             if k in _NAMING_KINDS]
+             if k in NAMING_KINDS]
     found: list[KeyedForm] = []
     for acronym, kind in acronyms:
         for words in named:
@@ -241,7 +242,7 @@ def _abbreviated_genus(term: TermForms) -> list[KeyedForm]:
     """
     found: list[KeyedForm] = []
     for form, kind in term.forms:
-        if kind not in _NAMING_KINDS:
+        if kind not in NAMING_KINDS:
             continue
         tokens = tokenize(form)
         if (len(tokens) == 2 and _GENUS.fullmatch(tokens[0].text)
@@ -331,7 +332,7 @@ def elliptic_keys(keyed: Sequence[KeyedForm]) -> list[KeyedForm]:
             continue
         if key.count(" ") == 2:  # " word ": a one-word key
             own_words.add(key.strip())
-        if kind in _NAMING_KINDS and key not in names:
+        if kind in NAMING_KINDS and key not in names:
             names[key] = key.split()
     holding = Counter(word for words in names.values() for word in set(words))
     candidates = {word for word, count in holding.items()
@@ -350,7 +351,7 @@ def elliptic_keys(keyed: Sequence[KeyedForm]) -> list[KeyedForm]:
                 shortened.setdefault(name, []).append(word)
     return [("folded", f" {word} ", iri, form, FormKind.ELLIPTIC.value)
             for which, key, iri, form, kind in keyed
-            if which == "folded" and kind in _NAMING_KINDS
+            if which == "folded" and kind in NAMING_KINDS
             for word in shortened.get(key, ())]
 
 
@@ -398,7 +399,7 @@ def genus_dropped_keys(keyed: Sequence[KeyedForm]) -> list[KeyedForm]:
         every_key.add(key)
         # A unit's name is a product or quotient of units ("ampere hour per degree
         # Celsius"), not a species of its last word.
-        if kind in _NAMING_KINDS and key.count(" ") >= 3 and iri not in units:
+        if kind in NAMING_KINDS and key.count(" ") >= 3 and iri not in units:
             named.setdefault(key, []).append((iri, form))
     by_local = local_genus_names(keyed, set(named), units)
     genera = Counter(key.split()[-1] for key in [*named, *by_local])
@@ -463,7 +464,7 @@ def modifier_dropped_keys(keyed: Sequence[KeyedForm]) -> list[KeyedForm]:
     by_shorter: dict[str, list[KeyedForm]] = {}
     for which, key, iri, form, kind in keyed:
         words = key.split()
-        if (which != "folded" or kind not in _NAMING_KINDS or len(words) < 3
+        if (which != "folded" or kind not in NAMING_KINDS or len(words) < 3
                 or iri in units or not _noun_compound(form, words)):
             continue
         for i in range(len(words) - 1):
@@ -509,7 +510,7 @@ def local_genus_names(keyed: Sequence[KeyedForm], taken: AbstractSet[str],
     {' mozzarella top ': [('x:MozzarellaTopping', 'Mozzarella Topping')]}
     """
     worded = {iri for which, _, iri, _, kind in keyed
-              if which == "folded" and kind in _NAMING_KINDS}
+              if which == "folded" and kind in NAMING_KINDS}
     found: dict[str, list[tuple[str, str]]] = {}
     for which, key, iri, form, kind in keyed:
         if (which == "folded" and kind == FormKind.LOCAL_NAME.value and iri not in worded

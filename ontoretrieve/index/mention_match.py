@@ -43,7 +43,13 @@ from dataclasses import dataclass
 
 from ontoretrieve.index.key_table import KeyTable
 from ontoretrieve.index.mention_forms import FormKind, TermForms
-from ontoretrieve.index.mention_keys import UNIT_MARK, KeyedForm, form_keys, keyed_forms
+from ontoretrieve.index.mention_keys import (
+    NAMING_KINDS,
+    UNIT_MARK,
+    KeyedForm,
+    form_keys,
+    keyed_forms,
+)
 from ontoretrieve.index.mention_text import (
     Token,
     exact_key,
@@ -227,8 +233,6 @@ def with_sharing(found: tuple[Entry, ...]) -> tuple[SharedEntry, ...]:
 
 
 _ELLIPTIC = FormKind.ELLIPTIC.value
-_NAMING_KINDS = frozenset({FormKind.LABEL.value, FormKind.EXACT.value})
-"""Kinds of form that name a term outright (labels, exact synonyms)."""
 """Read in the loops of a dictionary build (an enum member's value costs a call)."""
 
 class MentionDictionary:
@@ -362,7 +366,7 @@ class MentionDictionary:
             for key in self.unit_names.get((m.iri, m.ontology_hash), ()):
                 for iri, content_hash, _, kind, _ in self.entries_at("folded", key):
                     where = (iri, m.start, m.end)
-                    if ((iri, content_hash) in self.units or kind not in _NAMING_KINDS
+                    if ((iri, content_hash) in self.units or kind not in NAMING_KINDS
                             or where in of):
                         continue
                     of[where] = m.iri
