@@ -164,10 +164,10 @@ def term_keys(terms: Sequence[TermForms]) -> list[KeyedForm]:
     """
     found: list[KeyedForm] = []
     for term in terms:
+        keys = [form_keys(form, kind) for form, kind in term.forms]  # normalized once
         if term.unit:
-            found += unit_marks(term)
-        for form, kind in term.forms:
-            keyed = form_keys(form, kind)
+            found += unit_marks(term, keys)
+        for (form, kind), keyed in zip(term.forms, keys, strict=True):
             if keyed is None:
                 continue
             found.append((keyed[0], keyed[1], term.iri, form, kind))
@@ -178,21 +178,25 @@ def term_keys(terms: Sequence[TermForms]) -> list[KeyedForm]:
     return found
 
 
-def unit_marks(term: TermForms) -> list[KeyedForm]:
+def unit_marks(term: TermForms, keys: Sequence[tuple[str, str] | None] | None = None
+               ) -> list[KeyedForm]:
     """The marks of a unit of measure: one that says it is a unit, and one per name of
     two words or more under its folded key, by which a dictionary finds the unit's
     namesakes (*base pair*, the thing the unit "Base Pair" counts: ``mention_match``).
     One word is no such name: the unit "Foot" is no foot, "Mole" no mole of the skin.
+    ``keys``: each form's ``form_keys`` when the caller has them (``term_keys``).
 
     >>> unit = TermForms("http://x/BasePair", (("Base Pair", "label"), ("bp", "symbol")),
     ...                  unit=True)
     >>> [k[:3] for k in unit_marks(unit)]
     [('unit', '', 'http://x/BasePair'), ('unit', ' base pair ', 'http://x/BasePair')]
     """
+    if keys is None:
+        keys = [form_keys(form, kind) for form, kind in term.forms]
     marks: list[KeyedForm] = [(UNIT_MARK, "", term.iri, "", "")]
-    for form, kind in term.forms:
-        keyed = form_keys(form, kind) if kind in NAMING_KINDS else None
-        if keyed is not None and keyed[0] == "folded" and keyed[1].count(" ") >= 3:
+    for (form, kind), keyed in zip(term.forms, keys, strict=True):
+        if (kind in NAMING_KINDS and keyed is not None and keyed[0] == "folded"
+                and keyed[1].count(" ") >= 3):
             marks.append((UNIT_MARK, keyed[1], term.iri, form, kind))
     return marks
 

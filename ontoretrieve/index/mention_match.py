@@ -362,23 +362,34 @@ class MentionDictionary:
         """
         of: dict[tuple[str, int, int], str] = {}
         added: list[Mention] = []
+        namesakes: dict[tuple[str, str], list[tuple[str, str]]] = {}  # per unit, once a call
         for m in mentions:
-            for key in self.unit_names.get((m.iri, m.ontology_hash), ()):
-                for iri, content_hash, _, kind, _ in self.entries_at("folded", key):
-                    where = (iri, m.start, m.end)
-                    if ((iri, content_hash) in self.units or kind not in NAMING_KINDS
-                            or where in of):
-                        continue
-                    of[where] = m.iri
-                    if where not in named:
-                        named[where] = True
-                        added.append(dataclasses.replace(
-                            m, iri=iri, ontology_hash=content_hash, namesake_of=m.iri))
+            unit = (m.iri, m.ontology_hash)
+            if unit not in self.unit_names:
+                continue
+            if unit not in namesakes:
+                namesakes[unit] = self._namesakes(unit)
+            for iri, content_hash in namesakes[unit]:
+                where = (iri, m.start, m.end)
+                if where in of:
+                    continue
+                of[where] = m.iri
+                if where not in named:
+                    named[where] = True
+                    added.append(dataclasses.replace(
+                        m, iri=iri, ontology_hash=content_hash, namesake_of=m.iri))
         if not of:
             return mentions
         return [dataclasses.replace(m, namesake_of=of[m.iri, m.start, m.end])
                 if (m.iri, m.start, m.end) in of and m.namesake_of is None else m
                 for m in mentions] + added
+
+    def _namesakes(self, unit: tuple[str, str]) -> list[tuple[str, str]]:
+        """The (term IRI, ontology hash) of the terms, no units, that one of ``unit``'s
+        names of two words or more names outright."""
+        return [(iri, content_hash) for key in self.unit_names[unit]
+                for iri, content_hash, _, kind, _ in self.entries_at("folded", key)
+                if (iri, content_hash) not in self.units and kind in NAMING_KINDS]
 
     def _derived_readings(self, tokens: Sequence[Token], text: str, pertainyms: bool,
                           word_of: Callable[[str], str] = str) -> list[list[Mention]]:
