@@ -179,6 +179,8 @@ def run_variants(base: Retriever, variants: Sequence[tuple[Variant, Settings]],
     ontology a sentence is to be extracted against) is retrieved with that
     ontology as the query's scope, as an extraction pipeline would call it;
     a named ontology the index does not hold leaves the unit unscoped.
+    A unit with a document (``BenchUnit.document``: CRAFT's article) is retrieved
+    with it, as a pipeline reading the article paragraph by paragraph would.
     With ``batch`` above 0, units go through ``Retriever.prepare`` that many at a
     time (the rows are the same; each unit's latency then leaves out the
     encoding and the lane searches its batch did ahead).
@@ -198,7 +200,7 @@ def run_variants(base: Retriever, variants: Sequence[tuple[Variant, Settings]],
         # Untimed pass: fills the graph cache as a long-running process would have it.
         started = time.perf_counter()
         for done, unit in enumerate(units, start=1):
-            base.retrieve(unit.text, Mode.VECTOR, scopes[unit.id])
+            base.retrieve(unit.text, Mode.VECTOR, scopes[unit.id], document=unit.document)
             report("warm-up", done, len(units))
         warm_seconds = time.perf_counter() - started
     count_tokens = base.seed_retriever.embedder.count_tokens
@@ -216,7 +218,8 @@ def run_variants(base: Retriever, variants: Sequence[tuple[Variant, Settings]],
                     prepared = _prepare(retriever, units[done - 1:done - 1 + batch], scopes)
                 context, *at_budgets = retriever.retrieve_at(
                     unit.text, budgets, Mode.VECTOR, scopes[unit.id],
-                    prepared=prepared.get(scopes[unit.id], NOTHING_PREPARED))
+                    prepared=prepared.get(scopes[unit.id], NOTHING_PREPARED),
+                    document=unit.document)
                 row = unit_row(unit, context, labels, owners, aliases, count_tokens)
                 unnamed = unnamed_subjects(context.triples(), retriever.roles)
                 row["gold_unnamed"] = gold_unnamed(unit, unnamed, readable)
@@ -240,11 +243,12 @@ def run_variants(base: Retriever, variants: Sequence[tuple[Variant, Settings]],
 def _prepare(retriever: Retriever, units: Sequence[BenchUnit],
              scopes: Mapping[str, tuple[str, ...]]) -> dict[tuple[str, ...], PreparedQueries]:
     """Query vectors and lane hits of a batch of units, one preparation per scope."""
-    by_scope: dict[tuple[str, ...], list[str]] = {}
+    by_scope: dict[tuple[str, ...], list[BenchUnit]] = {}
     for unit in units:
-        by_scope.setdefault(scopes[unit.id], []).append(unit.text)
-    return {scope: retriever.prepare(texts, Mode.VECTOR, scope)
-            for scope, texts in by_scope.items()}
+        by_scope.setdefault(scopes[unit.id], []).append(unit)
+    return {scope: retriever.prepare([u.text for u in members], Mode.VECTOR, scope,
+                                     documents=[u.document for u in members])
+            for scope, members in by_scope.items()}
 
 
 def _unit_scope(retriever: Retriever, unit: BenchUnit) -> tuple[str, ...]:

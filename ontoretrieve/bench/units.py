@@ -33,10 +33,11 @@ from pathlib import Path
 from typing import Any
 
 import pyoxigraph as ox
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from ontoretrieve.bench.compare import read_jsonl
 from ontoretrieve.errors import OntoRetrieveError
+from ontoretrieve.query.documents import joined_documents
 from ontoretrieve.rdf.vocab import (
     OWL,
     OWL_CLASS,
@@ -65,6 +66,11 @@ class BenchUnit(BaseModel):
     """Secondary gold (Text2KGBench: domain and range classes of the gold relations)."""
     ontology: str | None = None
     """The unit's own ontology (IRI, file name or stem), where the dataset names one."""
+    doc_id: str | None = None
+    """The document the unit is a paragraph of, where the dataset says (CRAFT's article)."""
+    document: str | None = Field(None, repr=False, exclude=True)
+    """The whole document: the texts of every unit with this ``doc_id`` in the file, in
+    file order (``with_documents``), whatever part of them a sample keeps."""
 
     def gold_groups(self) -> list[frozenset[str]]:
         return [frozenset(group) for group in self.gold if group]
@@ -82,7 +88,7 @@ def read_units(paths: Sequence[Path], work_dir: Path) -> UnitSet:
     catalogs: list[Path] = []
     for path in paths:
         if path.is_file():
-            units += _bench_units(path)
+            units += with_documents(_bench_units(path))
         elif (path / "cases.jsonl").is_file():
             units += _corpus_cases(path)
             catalogs.append(path / "ontologies")
@@ -139,8 +145,28 @@ def _bench_units(path: Path) -> list[BenchUnit]:
         units.append(BenchUnit(
             id=ident, source=str(row.get("source") or path.stem), text=row["text"], gold=gold,
             derived=_strings(row.get("gold_iris_derived", []), path, number),
-            ontology=row.get("ontology") or row.get("ontology_iri")))
+            ontology=row.get("ontology") or row.get("ontology_iri"),
+            doc_id=_doc_id(row.get("doc_id"), path, number)))
     return units
+
+
+def _doc_id(value: Any, path: Path, number: int) -> str | None:
+    if value is None or isinstance(value, str | int):
+        return None if value is None else str(value)
+    raise OntoRetrieveError(f"{path}: row {number}: doc_id must be a string, got {value!r}")
+
+
+def with_documents(units: Sequence[BenchUnit]) -> list[BenchUnit]:
+    """The units, each with a ``doc_id`` given its whole document (``joined_documents``).
+
+    >>> us = [BenchUnit(id="a", source="s", text="Brown fat (BF).", gold=[], doc_id="d"),
+    ...       BenchUnit(id="b", source="s", text="BF grew.", gold=[], doc_id="d")]
+    >>> with_documents(us)[1].document
+    'Brown fat (BF).\\n\\nBF grew.'
+    """
+    documents = joined_documents((unit.doc_id, unit.text) for unit in units)
+    return [unit.model_copy(update={"document": documents[unit.doc_id]})
+            if unit.doc_id is not None else unit for unit in units]
 
 
 def _strings(value: Any, path: Path, number: int) -> list[str]:

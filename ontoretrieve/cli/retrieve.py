@@ -39,6 +39,7 @@ from ontoretrieve.cli.common import (
     out,
     print_json,
     print_load_report,
+    read_text,
     settings_from,
     short,
     sync_with_progress,
@@ -80,6 +81,10 @@ def retrieve_command(
         "--max-tokens", min=1, help="The context's budget in prompt tokens (default: "
         "context.base_tokens plus context.tokens_per_window per query window after the "
         "first; counted as context.token_counter says).")] = None,
+    document: Annotated[Path | None, typer.Option(
+        "--document", help="The whole text TEXT is part of (a paper, TEXT one of its "
+        "paragraphs), from a file: the abbreviations it defines are read in TEXT too.")
+    ] = None,
     explain: Annotated[bool, typer.Option(
         "--explain", metavar="", help="Show why each term is in the context (on stderr).")] = False,
     tenant: TenantOption = DEFAULT_TENANT,
@@ -100,10 +105,13 @@ def retrieve_command(
         _existing_data_dir(data_dir, catalog)
         settings = settings_from(data_dir, config)
         body = text_argument(text, file, settings.server.max_text_chars)
+        whole = (None if document is None
+                 else read_text(document, settings.server.max_text_chars))
         with open_engine(settings) as engine:
             _ensure_index(engine, catalog, tenant, show=fmt != "json")
             context = engine.retrieve(body, tenant=tenant, mode=mode,
-                                      ontologies=ontology or (), max_tokens=max_tokens)
+                                      ontologies=ontology or (), max_tokens=max_tokens,
+                                      document=whole)
     if fmt == "json":
         print_json(RetrieveResult.of(context).model_dump(mode="json"))
         return

@@ -236,7 +236,8 @@ class Retriever:
     def retrieve(self, text: str, mode: Mode = Mode.AUTO,
                  ontologies: Sequence[str] = (), max_tokens: int | None = None,
                  count_tokens: TokenCounter | None = None, *,
-                 prepared: PreparedQueries = NOTHING_PREPARED) -> Context:
+                 prepared: PreparedQueries = NOTHING_PREPARED,
+                 document: str | None = None) -> Context:
         """The context for ``text`` (what a batch ``prepared`` is taken from it).
 
         ``ontologies`` names ontologies by IRI, source file (path, file name or
@@ -251,33 +252,44 @@ class Retriever:
         budget grows with the text (``context.base_tokens`` plus
         ``context.tokens_per_window`` per query window after the first). With ``context.budget``
         off only the triple cap applies.
+
+        ``document`` is the whole text ``text`` comes from (a paper, of which
+        ``text`` is a paragraph): the abbreviations it defines are read in
+        ``text`` too (``mentions.document_abbreviations``).
         """
         return self.retrieve_at(text, [max_tokens], mode, ontologies, count_tokens,
-                                prepared=prepared)[0]
+                                prepared=prepared, document=document)[0]
 
     def retrieve_many(self, texts: Sequence[str], mode: Mode = Mode.AUTO,
                       ontologies: Sequence[str] = (), max_tokens: int | None = None,
-                      count_tokens: TokenCounter | None = None) -> list[Context]:
-        """The contexts of many texts, equal to ``retrieve`` of each, sooner: the query
-        vectors and lane hits of all of them are computed in one batch per kind
+                      count_tokens: TokenCounter | None = None,
+                      documents: Sequence[str | None] | None = None) -> list[Context]:
+        """The contexts of many texts, equal to ``retrieve`` of each (with
+        ``documents[i]`` as ``texts[i]``'s document), sooner: the query vectors and lane
+        hits of all of them are computed in one batch per kind
         (``SeedRetriever.prepare``), the rest text by text."""
-        prepared = self.prepare(texts, mode, ontologies, max_tokens)
+        of = list(documents) if documents is not None else [None] * len(texts)
+        prepared = self.prepare(texts, mode, ontologies, max_tokens, of)
         return [self.retrieve(text, mode, ontologies, max_tokens, count_tokens,
-                              prepared=prepared) for text in texts]
+                              prepared=prepared, document=document)
+                for text, document in zip(texts, of, strict=True)]
 
     def prepare(self, texts: Sequence[str], mode: Mode = Mode.AUTO,
-                ontologies: Sequence[str] = (), max_tokens: int | None = None
-                ) -> PreparedQueries:
+                ontologies: Sequence[str] = (), max_tokens: int | None = None,
+                documents: Sequence[str | None] | None = None) -> PreparedQueries:
         """The batch part of ``retrieve_many``: query vectors and lane hits of the texts
-        that take the vector path (nothing for the other modes)."""
+        that take the vector path (nothing for the other modes); ``documents[i]`` is
+        ``texts[i]``'s document."""
         scope = self.state.named(ontologies) if ontologies else None
         if scope is not None and not scope:
             return PreparedQueries()
-        vector = [t for t in texts if t.strip() and self._mode_of(
+        of = list(documents) if documents is not None else [None] * len(texts)
+        vector = [(t, d) for t, d in zip(texts, of, strict=True) if t.strip() and self._mode_of(
             mode, self.token_budget(t, max_tokens), ontologies) is Mode.VECTOR]
         if not vector:
             return PreparedQueries()
-        return self.seed_retriever.prepare(vector, [scope] * len(vector))
+        return self.seed_retriever.prepare([t for t, _ in vector], [scope] * len(vector),
+                                           [d for _, d in vector])
 
     def _mode_of(self, mode: Mode, budget: int | None, ontologies: Sequence[str]) -> Mode:
         if mode is not Mode.AUTO:
@@ -287,7 +299,8 @@ class Retriever:
     def retrieve_at(self, text: str, budgets: Sequence[int | None], mode: Mode = Mode.AUTO,
                     ontologies: Sequence[str] = (),
                     count_tokens: TokenCounter | None = None, *,
-                    prepared: PreparedQueries = NOTHING_PREPARED) -> list[Context]:
+                    prepared: PreparedQueries = NOTHING_PREPARED,
+                    document: str | None = None) -> list[Context]:
         """The context for ``text`` at each budget (None: the default one), the seeds and
         the subgraph computed once: for recall-against-tokens curves. What a batch
         ``prepared`` (``prepare``) is taken from it."""
@@ -312,7 +325,7 @@ class Retriever:
                 made[limit] = _empty(mode, Diagnosis.NO_TEXT)
             else:
                 if pool is None:
-                    pool = self._pool(text, mode, scope, prepared)
+                    pool = self._pool(text, mode, scope, prepared, document)
                     shared = time.perf_counter() - started
                     begun = time.perf_counter()
                 made[limit] = pool if isinstance(pool, Context) else self._finish(
@@ -434,11 +447,13 @@ class Retriever:
     # -- vector and lexical modes --------------------------------------------------------
 
     def _pool(self, text: str, mode: Mode, scope: frozenset[str] | None,
-              prepared: PreparedQueries = NOTHING_PREPARED) -> _Pool | Context:
+              prepared: PreparedQueries = NOTHING_PREPARED,
+              document: str | None = None) -> _Pool | Context:
         """Seeds, working graph, induced subgraph and small modules: what a budget is
         spent on (a Context when there is nothing to spend it on)."""
         seconds: dict[str, float] = {}
-        evidence, funnel, reserve = self._seed_evidence(text, mode, scope, seconds, prepared)
+        evidence, funnel, reserve = self._seed_evidence(text, mode, scope, seconds, prepared,
+                                                        document)
         if not evidence:
             diagnosis = Diagnosis.NO_LEXICAL_MATCH if mode is Mode.LEXICAL else (
                 Diagnosis.CATALOG_EMPTY if not self.state.ontologies
@@ -489,7 +504,8 @@ class Retriever:
         return current_seeds(facts, seeds, evidence, self.settings.seeds.deprecated, warnings)
 
     def _seed_evidence(self, text: str, mode: Mode, scope: frozenset[str] | None,
-                       seconds: dict[str, float], prepared: PreparedQueries
+                       seconds: dict[str, float], prepared: PreparedQueries,
+                       document: str | None = None
                        ) -> tuple[list[SeedEvidence], SeedFunnel | None, list[str]]:
         """The seeds of the text (exact lexical rules only, or the whole query path), the
         funnel, and the candidates the cut left out, best first."""
@@ -498,7 +514,7 @@ class Retriever:
             evidence = self._lexical_seeds(text, None if scope is None else sorted(scope))
             seconds["seeds"] = time.perf_counter() - clock
             return evidence, None, []
-        result = self.seed_retriever.seeds(text, scope, prepared)
+        result = self.seed_retriever.seeds(text, scope, prepared, document=document)
         seconds.update(result.seconds)
         return result.seeds, result.funnel, result.reserve
 

@@ -74,6 +74,7 @@ from ontoretrieve.index.sync import SyncProgress
 from ontoretrieve.proposals.model import AppliedVersion, ApplyResult, Proposal, ProposalReport
 from ontoretrieve.proposals.runner import Planned, ProposalRunner
 from ontoretrieve.query.batch import NOTHING_PREPARED, PreparedQueries
+from ontoretrieve.query.documents import document_key
 from ontoretrieve.query.lookup import LookupResult
 from ontoretrieve.rdf.graph_index import Statement
 from ontoretrieve.records import LoadReport, OntologyVersion, SeedEvidence, SyncReport
@@ -296,7 +297,8 @@ class Engine:
     def retrieve(self, text: str, *, tenant: str = DEFAULT_TENANT,
                  mode: Mode | str = Mode.AUTO, ontologies: Sequence[str] = (),
                  max_tokens: int | None = None,
-                 count_tokens: TokenCounter | None = None) -> Context:
+                 count_tokens: TokenCounter | None = None,
+                 document: str | None = None) -> Context:
         """The tenant's context for ``text`` (cached; the overlay applied).
 
         ``ontologies`` (IRI, file name, file stem or content hash): with mode
@@ -305,19 +307,27 @@ class Engine:
         prompt tokens as ``count_tokens`` counts them (default: an estimate of
         an LLM tokenizer, ``context.token_counter``); without it the budget
         grows with the text (``context.base_tokens`` + ``context.tokens_per_window``).
+        ``document`` is the whole text ``text`` is part of (a paper, ``text`` one of
+        its paragraphs): the abbreviations it defines elsewhere ("brown adipose
+        tissue (BAT)") are read in ``text`` ("BAT" names *brown adipose tissue*;
+        ``mentions.document_abbreviations``).
 
         Raises:
-            TextTooLongError: the text is over ``server.max_text_chars``.
+            TextTooLongError: the text or the document is over ``server.max_text_chars``.
             OntoRetrieveError: ``max_tokens`` is below 1, or the tenant is unknown.
         """
         state = self._request(tenant, text, max_tokens)
+        self._check_document(document)
         with self._operation(state, "retrieve"):
-            return self._context(state, text, _mode(mode), ontologies, max_tokens, count_tokens)
+            return self._context(state, text, _mode(mode), ontologies, max_tokens, count_tokens,
+                                 document=document)
 
     def retrieve_many(self, texts: Sequence[str], *, tenant: str = DEFAULT_TENANT,
                       mode: Mode | str = Mode.AUTO, ontologies: Sequence[str] = (),
-                      max_tokens: int | None = None) -> list[Context]:
-        """The contexts of many texts, in order, each equal to ``retrieve(text, ...)``.
+                      max_tokens: int | None = None,
+                      documents: Sequence[str | None] | None = None) -> list[Context]:
+        """The contexts of many texts, in order, each equal to ``retrieve(text, ...)``
+        (with ``documents[i]``, when given, as ``texts[i]``'s document).
 
         Faster than a loop over ``retrieve``: the query vectors and lane hits of
         every text not already cached are computed in one batch per kind; the
@@ -325,28 +335,46 @@ class Engine:
         per call (the batch's vectors and hits are held until it returns).
 
         Raises:
-            TextTooLongError: a text is over ``server.max_text_chars`` (nothing is
-                retrieved then).
+            TextTooLongError: a text or a document is over ``server.max_text_chars``
+                (nothing is retrieved then).
             OntoRetrieveError: ``texts`` is one string rather than a list of them,
-                ``max_tokens`` is below 1, or the tenant is unknown.
+                ``documents`` is not one per text, ``max_tokens`` is below 1, or the
+                tenant is unknown.
         """
         if isinstance(texts, str):
             raise OntoRetrieveError("retrieve_many takes a list of texts, not one string "
                                     "(use retrieve for one text)")
+        of = _documents_of(texts, documents)
         state = self._tenant(tenant)
         for text in texts:
             self._check_text(text)
+        for document in dict.fromkeys(of):
+            self._check_document(document)
         _check_budget(max_tokens)
         chosen = _mode(mode)
         with self._operation(state, "retrieve_many"):
             retriever = self._retriever(state)
             catalog = self._catalog_key(retriever)
-            uncached = [t for t in dict.fromkeys(texts) if catalog is None or not isinstance(
-                self.cache.get(state.name, self._cache_key(catalog, chosen, ontologies,
-                                                           max_tokens, t)), Context)]
-            prepared = retriever.prepare(uncached, chosen, ontologies, max_tokens)
-            return [self._context(state, text, chosen, ontologies, max_tokens, None, prepared)
-                    for text in texts]
+            uncached = [(t, d) for t, d in dict.fromkeys(zip(texts, of, strict=True))
+                        if catalog is None or not isinstance(self.cache.get(
+                            state.name, self._cache_key(catalog, chosen, ontologies,
+                                                        max_tokens, t, d)), Context)]
+            prepared = retriever.prepare([t for t, _ in uncached], chosen, ontologies,
+                                         max_tokens, [d for _, d in uncached])
+            return [self._context(state, text, chosen, ontologies, max_tokens, None, prepared,
+                                  document=document)
+                    for text, document in zip(texts, of, strict=True)]
+
+    def _check_document(self, document: str | None) -> None:
+        """A document is a text as any other: a str within ``server.max_text_chars``."""
+        if document is None:
+            return
+        try:
+            self._check_text(document)
+        except TextTooLongError as exc:
+            raise TextTooLongError(f"the document: {exc}") from None
+        except OntoRetrieveError as exc:
+            raise OntoRetrieveError(f"the document: {exc}") from None
 
     def _request(self, tenant: str, text: str, max_tokens: int | None) -> _Tenant:
         """The tenant of a text request, once the text and the budget are acceptable."""
@@ -358,17 +386,19 @@ class Engine:
     def _context(self, state: _Tenant, text: str, mode: Mode, ontologies: Sequence[str],
                  max_tokens: int | None = None,
                  count_tokens: TokenCounter | None = None,
-                 prepared: PreparedQueries = NOTHING_PREPARED) -> Context:
+                 prepared: PreparedQueries = NOTHING_PREPARED, *,
+                 document: str | None = None) -> Context:
         retriever = self._retriever(state)
         catalog = self._catalog_key(retriever)
-        key = self._cache_key(catalog, mode, ontologies, max_tokens, text)
+        key = self._cache_key(catalog, mode, ontologies, max_tokens, text, document)
         # A caller's own counter is a function the cache cannot key: never cached.
         cacheable = catalog is not None and count_tokens is None
         cached = self.cache.get(state.name, key) if cacheable else None
         if isinstance(cached, Context):
             return cached
         context = apply_overlay(retriever.retrieve(text, mode, ontologies, max_tokens,
-                                                   count_tokens, prepared=prepared),
+                                                   count_tokens, prepared=prepared,
+                                                   document=document),
                                 state.rule)
         if cacheable and not context.metrics.degraded:
             self.cache.put(state.name, key, context)  # a degraded answer is never kept
@@ -376,8 +406,10 @@ class Engine:
 
     @staticmethod
     def _cache_key(catalog: tuple[str, ...] | None, mode: Mode, ontologies: Sequence[str],
-                   max_tokens: int | None, text: str) -> tuple[object, ...]:
-        return ("retrieve", catalog, mode.value, tuple(ontologies), max_tokens, text)
+                   max_tokens: int | None, text: str, document: str | None = None
+                   ) -> tuple[object, ...]:
+        return ("retrieve", catalog, mode.value, tuple(ontologies), max_tokens, text,
+                document_key(document))
 
     def _catalog_key(self, retriever: Retriever) -> tuple[str, ...] | None:
         """What the answer depends on; None when the store cannot say (do not cache)."""
@@ -756,6 +788,18 @@ class Engine:
         return {"tenant": tenant, "operations": dict(state.counts),
                 "seconds": {k: round(v, 4) for k, v in state.seconds.items()},
                 "result_cache": self.cache.stats(tenant)}
+
+
+def _documents_of(texts: Sequence[str], documents: Sequence[str | None] | None
+                  ) -> list[str | None]:
+    """Each text's document (None: none), checked to be one per text."""
+    if documents is None:
+        return [None] * len(texts)
+    if isinstance(documents, str) or len(documents) != len(texts):
+        given = "one string" if isinstance(documents, str) else f"{len(documents)} documents"
+        raise OntoRetrieveError(f"retrieve_many takes one document (or None) per text: "
+                                f"{given} for {len(texts)} texts")
+    return list(documents)
 
 
 def _check_budget(max_tokens: int | None) -> None:

@@ -1,10 +1,13 @@
 """Annotate a corpus: every unit of a JSON Lines file retrieved in batches, one line out each.
 
 A unit is a JSON object with a ``text`` and an id (``id`` or ``unit_id``;
-else its line number). Each output line is ``{"id", "line", "ok": true}``
-followed by the fields of the retrieve result (``RetrieveResult``, the schema
-of ``retrieve --format json``, HTTP and MCP), or
-``{"id", "line", "ok": false, "error": {"type", "message"}}``: a bad input
+else its line number), and optionally a ``doc_id``: units with the same
+``doc_id`` are paragraphs of one document, in file order, and each is
+retrieved with that whole document (``Engine.retrieve``'s ``document``: an
+abbreviation one paragraph defines is read in all of them). Each output
+line is ``{"id", "line", "ok": true}`` followed by the fields of the retrieve
+result (``RetrieveResult``, the schema of ``retrieve --format json``, HTTP and
+MCP), or ``{"id", "line", "ok": false, "error": {"type", "message"}}``: a bad input
 line or a failing text costs its own line, never the run. Units go through
 ``Engine.retrieve_many`` a batch at a time, so the output equals a loop over
 ``retrieve``. The run is resumable: an existing output keeps its good lines
@@ -13,7 +16,7 @@ only the units it lacks are retrieved; it is rewritten by a rename, then
 appended to batch by batch.
 
 >>> list(parse_units(['{"id": "a", "text": "x"}', '', 'not json']))[0]
-UnitLine(line=1, id='a', text='x', error=None)
+UnitLine(line=1, id='a', text='x', error=None, doc_id=None)
 >>> list(parse_units(['not json']))[0].error
 'line 1: not a JSON object: Expecting value: line 1 column 1 (char 0)'
 """
@@ -24,7 +27,7 @@ import json
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from itertools import islice
 from pathlib import Path
 from typing import Any, Protocol
@@ -32,6 +35,7 @@ from typing import Any, Protocol
 from ontoretrieve.context.model import Context, Mode
 from ontoretrieve.engine.results import RetrieveResult
 from ontoretrieve.errors import OntoRetrieveError
+from ontoretrieve.query.documents import joined_documents
 
 __all__ = ["AnnotateReport", "ChunkWorkers", "RowLine", "UnitLine", "annotate_chunk",
            "annotate_file", "ok_row", "parse_units", "row_lines"]
@@ -50,6 +54,9 @@ class UnitLine:
     id: str
     text: str | None
     error: str | None = None
+    doc_id: str | None = None
+    document: str | None = field(default=None, repr=False)
+    """The whole document of ``doc_id`` (``annotate_file`` joins it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,10 +77,12 @@ class Retrieving(Protocol):
     """What ``annotate_file`` needs of an engine (``Engine`` has it)."""
 
     def retrieve(self, text: str, *, tenant: str, mode: Mode | str,
-                 ontologies: Sequence[str], max_tokens: int | None) -> Context: ...
+                 ontologies: Sequence[str], max_tokens: int | None,
+                 document: str | None = None) -> Context: ...
 
     def retrieve_many(self, texts: Sequence[str], *, tenant: str, mode: Mode | str,
-                      ontologies: Sequence[str], max_tokens: int | None) -> list[Context]: ...
+                      ontologies: Sequence[str], max_tokens: int | None,
+                      documents: Sequence[str | None] | None = None) -> list[Context]: ...
 
 
 RowLine = tuple[str, bool]
@@ -109,7 +118,12 @@ def parse_units(lines: Iterable[str]) -> Iterator[UnitLine]:
         if not isinstance(text, str):
             yield UnitLine(number, unit_id, None, f"line {number}: no \"text\" string")
             continue
-        yield UnitLine(number, unit_id, text)
+        doc_id = value.get("doc_id")
+        if doc_id is not None and not isinstance(doc_id, str | int):
+            yield UnitLine(number, unit_id, None, f"line {number}: \"doc_id\" must be a "
+                           f"string, not {type(doc_id).__name__}")
+            continue
+        yield UnitLine(number, unit_id, text, doc_id=None if doc_id is None else str(doc_id))
 
 
 def annotate_file(engine: Retrieving, units: Path, out: Path, *, tenant: str,
@@ -129,7 +143,7 @@ def annotate_file(engine: Retrieving, units: Path, out: Path, *, tenant: str,
     """
     if batch < 1:
         raise OntoRetrieveError(f"the batch size must be at least 1, not {batch}")
-    total = _count_units(units)
+    total, documents = _count_units(units)
     done = _keep_good_lines(out)
     started, annotated, failed = time.perf_counter(), 0, 0
     options = {"tenant": tenant, "mode": mode, "ontologies": ontologies,
@@ -137,7 +151,8 @@ def annotate_file(engine: Retrieving, units: Path, out: Path, *, tenant: str,
     if progress:
         progress(len(done), total)  # before the first batch: what an earlier run did
     with _open_units(units) as lines, out.open("a", encoding="utf-8") as sink:
-        todo = (u for u in parse_units(lines) if u.line not in done)
+        todo = (_with_document(u, documents) for u in parse_units(lines)
+                if u.line not in done)
         chunks = iter(lambda: list(islice(todo, batch)), [])
         for rows in (workers.annotate(chunks, options, turtle) if workers is not None
                      else (row_lines(annotate_chunk(engine, chunk, options, turtle))
@@ -156,15 +171,17 @@ def annotate_chunk(engine: Retrieving, chunk: Sequence[UnitLine], options: dict[
                    turtle: bool) -> list[dict[str, Any]]:
     """The output rows of one chunk: one batch call, or one call per unit when it fails
     (so that each failure lands on its own unit)."""
-    good = [(u.line, u.text) for u in chunk if u.text is not None]
+    good = [u for u in chunk if u.text is not None]
     found: dict[int, Context | Exception] = {}
     try:
-        found.update(zip((line for line, _ in good), engine.retrieve_many(
-            [text for _, text in good], **options), strict=True))
+        found.update(zip((u.line for u in good), engine.retrieve_many(
+            [u.text for u in good if u.text is not None],
+            documents=[u.document for u in good], **options), strict=True))
     except Exception:  # found again unit by unit, so each failure lands on its unit
-        for line, text in good:
+        for unit in good:
+            line, text = unit.line, unit.text or ""
             try:
-                found[line] = engine.retrieve(text, **options)
+                found[line] = engine.retrieve(text, document=unit.document, **options)
             except Exception as exc:  # recorded in the unit's line, the run goes on
                 found[line] = exc
     rows = []
@@ -199,9 +216,22 @@ def ok_row(unit: UnitLine, context: Context, turtle: bool) -> dict[str, Any]:
     return {"id": unit.id, "line": unit.line, "ok": True, **result}
 
 
-def _count_units(path: Path) -> int:
+def _count_units(path: Path) -> tuple[int, dict[str, str]]:
+    """The units in the file, and the documents their document ids name (all of them, so a
+    resumed run reads each unit with the same document as a whole run)."""
+    count, paragraphs = 0, []
     with _open_units(path) as lines:
-        return sum(1 for line in lines if line.strip())
+        for unit in parse_units(lines):
+            count += 1
+            if unit.doc_id is not None and unit.text is not None:
+                paragraphs.append((unit.doc_id, unit.text))
+    return count, joined_documents(paragraphs)
+
+
+def _with_document(unit: UnitLine, documents: dict[str, str]) -> UnitLine:
+    if unit.doc_id is None or unit.doc_id not in documents:
+        return unit
+    return replace(unit, document=documents[unit.doc_id])
 
 
 def _open_units(path: Path) -> Any:

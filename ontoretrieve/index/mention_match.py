@@ -17,7 +17,9 @@ term, the form's kind, whether the text has the form's exact case, and how
 many terms share the key (a form naming 30 terms is weak evidence for each).
 
 Abbreviations defined in the text ("embryonic stem (ES) cells") resolve their
-later uses: "ES cells" then names "embryonic stem cell".
+later uses: "ES cells" then names "embryonic stem cell". So do those the rest of
+its document defines (``find``'s ``defined``), where a match takes in the whole
+long form.
 
 >>> from ontoretrieve.index.mention_forms import TermForms
 >>> d = MentionDictionary.build([("h1", [
@@ -70,6 +72,7 @@ __all__ = [
     "KIND_WEIGHTS",
     "TABLES",
     "TABLE_FORMAT",
+    "Abbreviations",
     "Entry",
     "KeyEntries",
     "Match",
@@ -77,8 +80,12 @@ __all__ = [
     "MentionDictionary",
     "SharedEntry",
     "abbreviations",
+    "document_abbreviations",
     "with_sharing",
 ]
+
+Abbreviations = Mapping[str, Sequence[str]]
+"""Short forms a text defines (their exact keys) -> the folded keys of their long forms."""
 
 TABLE_FORMAT = "kt-5"
 """Version of what a kept dictionary holds (its tables): part of its name only, so a
@@ -309,7 +316,8 @@ class MentionDictionary:
         return table
 
     def find(self, text: str, *, pertainyms: bool = True, prefixes: bool = True,
-             noun_verbs: bool = False, namesakes: bool = True) -> list[Mention]:
+             noun_verbs: bool = False, namesakes: bool = True,
+             defined: Abbreviations | None = None) -> list[Mention]:
         """Every mention in ``text``, by start, longer spans first; nested ones flagged.
         ``pertainyms``: read relational adjectives as their nouns ("cardiac": *heart*);
         ``prefixes``: read a prefixed word by the word it is built on ("overexpression":
@@ -317,12 +325,20 @@ class MentionDictionary:
         noun made from it ("died": *deathPlace*; the ``noun_verb`` table);
         ``namesakes``: a span naming a unit of measure also names the terms (no unit)
         named like the unit by two words or more ("bp": the unit *Base Pair* and SO's
-        *base pair*; ``namesake_readings``)."""
+        *base pair*; ``namesake_readings``); ``defined``: abbreviations the rest of the
+        text's document defines (``document_abbreviations``), read like the text's own
+        where the text does not define the short form itself, and only as a whole: a
+        match takes in the long form's every word ("BAT" for *brown adipose tissue*,
+        never *adipose tissue* alone)."""
         tokens = tokenize(text)
         aliases = abbreviations(tokens)
+        elsewhere = {short: list(keys) for short, keys in (defined or {}).items()
+                     if short not in aliases}
+        aliases.update(elsewhere)
         found: list[Mention] = []
-        found += self._scan("folded", _folded_stream(tokens, aliases), tokens, text,
+        folded = self._scan("folded", _folded_stream(tokens, aliases), tokens, text,
                             folded=True)
+        found += _whole_long_forms(folded, tokens, elsewhere) if elsewhere else folded
         found += self._scan("exact", _exact_stream(tokens), tokens, text, folded=False)
         found = _outright_first(found)
         named: Named = {}
@@ -823,6 +839,41 @@ def abbreviations(tokens: Sequence[Token]) -> dict[str, list[str]]:
         if long_form:
             found.setdefault(exact_key(sf), [fold_word(w) for w in long_form])
     return found
+
+
+def document_abbreviations(texts: Iterable[str]) -> dict[str, list[str]]:
+    """The abbreviations the texts of one document define, in order: the first
+    definition of a short form holds (a paper defines it once, at its first use).
+
+    >>> document_abbreviations(["brown adipose tissue (BAT) grew", "in BAT (p < 0.05)",
+    ...                         "the bat (BAT) flew"])
+    {'BAT': ['brown', 'adipos', 'tissu']}
+    """
+    found: dict[str, list[str]] = {}
+    for text in texts:
+        for short, keys in abbreviations(tokenize(text)).items():
+            found.setdefault(short, keys)
+    return found
+
+
+def _whole_long_forms(mentions: list[Mention], tokens: Sequence[Token],
+                      elsewhere: Mapping[str, Sequence[str]]) -> list[Mention]:
+    """The mentions but those on a short form defined elsewhere that take in only part
+    of its long form: the document's "BAT" stands for *brown adipose tissue*, and a
+    text that never writes "adipose tissue" does not name it.
+
+    >>> tokens = tokenize("BAT grew")
+    >>> m = lambda key: Mention("x", "h", 0, 3, "BAT", "f", key, "label", True, 1)
+    >>> kept = _whole_long_forms([m(" brown adipos tissu "), m(" adipos tissu ")], tokens,
+    ...                          {"BAT": ["brown", "adipos", "tissu"]})
+    >>> [k.key for k in kept]
+    [' brown adipos tissu ']
+    """
+    marks = [(t.start, t.end, " " + " ".join(elsewhere[exact_key(t.text)]) + " ")
+             for t in tokens if t.is_word and exact_key(t.text) in elsewhere]
+    return [m for m in mentions
+            if all(long_form in m.key for start, end, long_form in marks
+                   if m.start < end and start < m.end)]
 
 
 def _long_form(short: str, words: Sequence[str]) -> list[str] | None:

@@ -31,6 +31,7 @@ from ontoretrieve.index.mention_text import STOPWORDS
 from ontoretrieve.index.payload import evidence_from_payload
 from ontoretrieve.query.batch import NOTHING_PREPARED, PreparedQueries
 from ontoretrieve.query.confidence import confidence_model, in_confidence_order
+from ontoretrieve.query.documents import defined_in
 from ontoretrieve.query.fusion import best_attainable, fuse_window
 from ontoretrieve.query.lanes import (
     LaneResults,
@@ -139,17 +140,21 @@ class SeedRetriever:
             self._dictionary = self._load_mentions()
         return self._dictionary
 
-    def mentions(self, text: str, scope: Collection[str] | None = None) -> list[Mention]:
+    def mentions(self, text: str, scope: Collection[str] | None = None,
+                 document: str | None = None) -> list[Mention]:
         """Every usable mention in ``text`` (none when the lane is off), of the ontology
-        versions in ``scope`` when given."""
+        versions in ``scope`` when given; ``document``, the whole text ``text`` comes
+        from, lends its abbreviations (``mentions.document_abbreviations``)."""
         s = self.settings
         if not self.lane_on or self.dictionary is None:
             return []
         noun_verbs = s.mentions.noun_verbs == "always" or (
             s.mentions.noun_verbs == "scoped" and scope is not None)
+        defined = (defined_in(document)
+                   if document and s.mentions.document_abbreviations else None)
         found = self.dictionary.find(text, pertainyms=s.mentions.pertainyms,
                                      prefixes=s.mentions.prefixes, noun_verbs=noun_verbs,
-                                     namesakes=s.mentions.unit_namesakes)
+                                     namesakes=s.mentions.unit_namesakes, defined=defined)
         if scope is not None:
             found = [m for m in found if m.ontology_hash in scope]
         if not s.mentions.elliptic:
@@ -190,10 +195,12 @@ class SeedRetriever:
         return len(windows)
 
     def seeds(self, text: str, scope: Collection[str] | None = None,
-              prepared: PreparedQueries = NOTHING_PREPARED) -> SeedResult:
+              prepared: PreparedQueries = NOTHING_PREPARED, *,
+              document: str | None = None) -> SeedResult:
         """The seeds of ``text``; ``scope`` (ontology content hashes) limits every lane,
         the mentions and the lexical rules to those ontology versions. What a batch
-        ``prepared`` (``prepare``) is taken from it: the same seeds, sooner."""
+        ``prepared`` (``prepare``) is taken from it: the same seeds, sooner.
+        ``document``: the whole text ``text`` comes from (``mentions``)."""
         s = self.settings
         if not has_words(text):  # blanks, NUL, punctuation or emoji alone name nothing
             return SeedResult(seeds=[], funnel=_no_funnel(), seconds={})
@@ -208,7 +215,7 @@ class SeedRetriever:
         clock.restart()
         vectors = CoreVectors(self.index)  # read once for senses, topic fit and fit order
         mentions, per_window, hits_per_lane = self._with_mentions(
-            text, scope, hashes, windows, lanes, prepared, vectors=vectors)
+            text, scope, hashes, windows, lanes, prepared, vectors=vectors, document=document)
         clock.lap("mentions")
         fused = [fuse_window(i, per_lane, s.fusion) for i, per_lane in enumerate(per_window)]
         clock.lap("fusion")
@@ -247,13 +254,13 @@ class SeedRetriever:
     def _with_mentions(self, text: str, scope: Collection[str] | None,
                        hashes: Sequence[str] | None, windows: Sequence[Window],
                        lanes: LaneResults, prepared: PreparedQueries,
-                       vectors: CoreVectors | None = None
+                       vectors: CoreVectors | None = None, document: str | None = None
                        ) -> tuple[list[Mention], list[dict[Lane, list[LaneHit]]],
                                   dict[str, int]]:
         """The mention lane joined to the vector lanes: its mentions (senses picked, dense
         spans added when on), every window's hits per lane, and the hits per lane."""
         s = self.settings
-        mentions = self.mentions(text, scope)
+        mentions = self.mentions(text, scope, document)
         if (s.mentions.senses or s.mentions.fit_floor) and lanes.dense_queries:
             mentions = self._fit_to_context(mentions, windows, lanes.dense_queries,
                                             vectors or CoreVectors(self.index))
@@ -344,14 +351,14 @@ class SeedRetriever:
         hits = prepared.search(self.index, Lane.CORE, words, vectors, _SPAN_DEPTH, scope)
         return dense_span_mentions(spans, hits, self.settings.mentions.dense_span_min_similarity)
 
-    def prepare(self, texts: Sequence[str], scopes: Sequence[Collection[str] | None]
-                ) -> PreparedQueries:
+    def prepare(self, texts: Sequence[str], scopes: Sequence[Collection[str] | None],
+                documents: Sequence[str | None] | None = None) -> PreparedQueries:
         """The query vectors and lane hits of many texts, each kind in one batch.
 
-        ``seeds(texts[i], scopes[i], prepared)`` then gives exactly the seeds
-        ``seeds(texts[i], scopes[i])`` gives. Dense spans are prepared from the
-        mentions before sense picking; a span that picking changes is computed
-        when asked.
+        ``seeds(texts[i], scopes[i], prepared, document=documents[i])`` then gives
+        exactly the seeds ``seeds(texts[i], scopes[i], document=documents[i])``
+        gives. Dense spans are prepared from the mentions before sense picking; a
+        span that picking changes is computed when asked.
         """
         s = self.settings
         prepared = PreparedQueries()
@@ -360,8 +367,8 @@ class SeedRetriever:
         windows = [[w.text for w in make_windows_with_metrics(
             text, s.windows, self.embedder.count_tokens, self.embedder.sequence_limit)[0]]
             for text in texts]
-        spans = [self._span_words(text, scope) for text, scope in zip(texts, scopes,
-                                                                      strict=True)]
+        spans = [self._span_words(text, scope, document) for text, scope, document in zip(
+            texts, scopes, documents or [None] * len(texts), strict=True)]
         dense_texts = [t for ws in windows for t in ws] if active - {Lane.BM25} else []
         queries = list(dict.fromkeys(dense_texts + [w for ws in spans for w in ws]))
         prepared.add_dense(queries, self.embedder.embed_queries(queries))
@@ -395,12 +402,13 @@ class SeedRetriever:
             prepared.search(self.index, Lane.CORE, words, [prepared.dense[w] for w in words],
                             _SPAN_DEPTH, scope)
 
-    def _span_words(self, text: str, scope: Collection[str] | None) -> list[str]:
+    def _span_words(self, text: str, scope: Collection[str] | None,
+                    document: str | None = None) -> list[str]:
         """The words span-level dense matching will embed for ``text`` (before senses)."""
         s = self.settings
         if not (s.mentions.dense_spans and self.lane_on):
             return []
-        mentions = self.mentions(text, scope)
+        mentions = self.mentions(text, scope, document)
         spans = span_candidates(text, [m for m in mentions if not m.contained],
                                 s.mentions.dense_spans)
         return [word for _, _, word in spans]

@@ -90,6 +90,10 @@ class RetrieveRequest(BaseModel):
     ontologies: list[str] = Field(default=[], description=ONTOLOGIES_HELP)
     max_tokens: int | None = Field(None, ge=1, le=1_000_000, description=(
         "The context's budget in prompt tokens (default: it grows with the text)."))
+    document: str | None = Field(None, description=(
+        "The whole text the text is part of (a paper, the text one of its paragraphs): "
+        "the abbreviations it defines are read in the text too (\"BAT\" as the brown "
+        "adipose tissue another paragraph defines)."))
 
 
 class RetrieveManyRequest(BaseModel):
@@ -102,6 +106,9 @@ class RetrieveManyRequest(BaseModel):
     ontologies: list[str] = Field(default=[], description=ONTOLOGIES_HELP)
     max_tokens: int | None = Field(None, ge=1, le=1_000_000, description=(
         "Each context's budget in prompt tokens (default: it grows with the text)."))
+    document: str | None = Field(None, description=(
+        "The whole text all the texts are parts of (a paper and its paragraphs), as in "
+        "retrieve."))
 
 
 class RetrieveManyResponse(BaseModel):
@@ -394,7 +401,8 @@ def _retrieval_routes(api: _Api) -> APIRouter:
     async def retrieve(body: RetrieveRequest, tenant: Tenant) -> RetrieveResult:
         """The context for a text: the graph (Turtle), terms, seeds, evidence, metrics."""
         context = await api.call(engine.retrieve, body.text, tenant=tenant, mode=body.mode,
-                                 ontologies=body.ontologies, max_tokens=body.max_tokens)
+                                 ontologies=body.ontologies, max_tokens=body.max_tokens,
+                                 document=body.document)
         return RetrieveResult.of(context)
 
     @router.post("/v1/{tenant}/retrieve/batch")
@@ -403,7 +411,8 @@ def _retrieval_routes(api: _Api) -> APIRouter:
         (query vectors and lane hits computed in one batch)."""
         contexts = await api.call(engine.retrieve_many, body.texts, tenant=tenant,
                                   mode=body.mode, ontologies=body.ontologies,
-                                  max_tokens=body.max_tokens)
+                                  max_tokens=body.max_tokens,
+                                  documents=[body.document] * len(body.texts))
         return RetrieveManyResponse(results=[RetrieveResult.of(c) for c in contexts])
 
     @router.post("/v1/{tenant}/slice")

@@ -87,13 +87,16 @@ def _add_text_tools(server: MCPServer, engine: Engine, tenant: str) -> None:
             "whole, otherwise seeds come only from them."))] = None,
         max_tokens: Annotated[int, Field(ge=1, le=MAX_TOOL_TOKENS, description=(
             "The context's budget in prompt tokens (default 4,000)."))] = DEFAULT_TOOL_TOKENS,
+        document: Annotated[str | None, Field(description=(
+            "The whole text the text is part of (a paper, the text one of its "
+            "paragraphs): abbreviations it defines are read in the text too."))] = None,
     ) -> RetrieveResult:
         """The whole context of a text: Turtle, terms, seeds and why each is there. Bigger
         than `slice`; call it when the evidence matters, `slice` to ground an extraction."""
 
         return _guarded(lambda: RetrieveResult.of(engine.retrieve(
             text, tenant=tenant, mode=mode, ontologies=ontologies or (),
-            max_tokens=max_tokens)))
+            max_tokens=max_tokens, document=document)))
 
     @server.tool(name="slice")
     def knowledge_slice(

@@ -543,6 +543,13 @@ class MentionSettings(_Group):
     of the unit's names of two words or more: "500 bp" names QUDT's unit *Base Pair*
     (symbol "bp") and SO's *base pair*, and ``units_after_numbers`` keeps it. A name of
     one word says nothing ("5 ft" names no foot). False: a unit's span names units only."""
+    document_abbreviations: bool = True
+    """A text retrieved with its document (``Engine.retrieve(text, document=...)``, the
+    units of one ``doc_id`` in ``annotate`` and ``bench recall``) reads the
+    abbreviations the document defines ("brown adipose tissue (BAT)" in another
+    paragraph) as their long forms, taken in whole ("BAT" names *brown adipose tissue*,
+    never *adipose tissue* alone); the text's own definitions come first. False: only
+    the text's own."""
 
 
 class ExpandSettings(_Group):

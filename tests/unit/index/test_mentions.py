@@ -16,6 +16,7 @@ from ontoretrieve.index.mention_match import (
     MentionDictionary,
     _flag_contained,
     abbreviations,
+    document_abbreviations,
 )
 from ontoretrieve.index.mention_text import exact_key, fold_word, may_derive, root_word, tokenize
 from ontoretrieve.index.pertainyms import pertainym_nouns
@@ -455,6 +456,26 @@ def test_abbreviations_defined_in_the_text_resolve_later_uses() -> None:
     found = d.find(text)
     assert [text[m.start:m.end] for m in found] == ["embryonic stem (ES) cells", "ES cells"]
     assert d.find("ES cells divide") == []  # undefined here, so not resolved
+
+
+def test_abbreviations_defined_elsewhere_in_the_document_resolve_whole() -> None:
+    d = dictionary(("bat", (("brown adipose tissue", "label"),)),
+                   ("at", (("adipose tissue", "label"),)),
+                   ("wt", (("wild type", "label"),)), ("type", (("type", "label"),)),
+                   ("bat_animal", (("bat", "label"),)))
+    defined = document_abbreviations(["Brown adipose tissue (BAT) and wild-type (WT) mice.",
+                                      "Bats (BAT) fly."])
+    assert defined["BAT"] == ["brown", "adipos", "tissu"]  # the first definition holds
+    # Undefined in this text alone: "BAT" is the folded word "bat".
+    assert [m.text for m in d.find("BAT grew in WT mice")] == ["BAT"]
+    assert names(d.find("BAT grew in WT mice")) == ["bat_animal"]
+    found = d.find("BAT grew in WT mice", defined=defined)
+    # The whole long form only: no "adipose tissue", no "type" of "wild type".
+    assert [(m.text, names([m])) for m in found] == [("BAT", ["bat"]), ("WT", ["wt"])]
+    # The text's own definition wins over the document's.
+    own = d.find("a bat (BAT); BAT", defined=defined)
+    assert [(m.text, names([m])) for m in own] == [("bat", ["bat_animal"]),
+                                                    ("BAT", ["bat_animal"])]
 
 
 def test_an_acronym_with_its_head_written_out_names_the_term() -> None:
