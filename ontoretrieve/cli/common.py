@@ -91,6 +91,9 @@ AsJson = Annotated[bool, typer.Option("--json", metavar="",  # a flag takes no v
                                       help="Print one JSON document.")]
 TextFileOption = Annotated[
     Path | None, typer.Option("--file", help="Read the text from a file (instead of TEXT).")]
+DocumentOption = Annotated[Path | None, typer.Option(
+    "--document", help="A file with the whole text TEXT is part of (a paper, TEXT one of "
+    "its paragraphs): the abbreviations it defines are read in TEXT too.")]
 WaitOption = Annotated[float, typer.Option(
     "--wait", min=0, metavar="SECONDS",
     help="When another process writes the data directory, wait this long for it "
@@ -166,6 +169,11 @@ def text_argument(text: str | None, file: Path | None, max_chars: int) -> str:
     if (text is None) == (file is None):
         raise OntoRetrieveError("give the text as an argument or with --file, not both")
     return text if text is not None else read_text(file, max_chars)  # type: ignore[arg-type]
+
+
+def document_argument(path: Path | None, max_chars: int) -> str | None:
+    """The document given with --document, read as a text file is (``read_text``)."""
+    return None if path is None else read_text(path, max_chars)
 
 
 def read_text(path: Path, max_chars: int) -> str:

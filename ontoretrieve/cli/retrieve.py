@@ -30,16 +30,17 @@ from ontoretrieve.cli.common import (
     AsJson,
     ConfigFile,
     DataDir,
+    DocumentOption,
     TenantOption,
     TextFileOption,
     app,
+    document_argument,
     err,
     errors_to_exit,
     open_engine,
     out,
     print_json,
     print_load_report,
-    read_text,
     settings_from,
     short,
     sync_with_progress,
@@ -81,10 +82,7 @@ def retrieve_command(
         "--max-tokens", min=1, help="The context's budget in prompt tokens (default: "
         "context.base_tokens plus context.tokens_per_window per query window after the "
         "first; counted as context.token_counter says).")] = None,
-    document: Annotated[Path | None, typer.Option(
-        "--document", help="The whole text TEXT is part of (a paper, TEXT one of its "
-        "paragraphs), from a file: the abbreviations it defines are read in TEXT too.")
-    ] = None,
+    document: DocumentOption = None,
     explain: Annotated[bool, typer.Option(
         "--explain", metavar="", help="Show why each term is in the context (on stderr).")] = False,
     tenant: TenantOption = DEFAULT_TENANT,
@@ -105,8 +103,7 @@ def retrieve_command(
         _existing_data_dir(data_dir, catalog)
         settings = settings_from(data_dir, config)
         body = text_argument(text, file, settings.server.max_text_chars)
-        whole = (None if document is None
-                 else read_text(document, settings.server.max_text_chars))
+        whole = document_argument(document, settings.server.max_text_chars)
         with open_engine(settings) as engine:
             _ensure_index(engine, catalog, tenant, show=fmt != "json")
             context = engine.retrieve(body, tenant=tenant, mode=mode,
@@ -199,6 +196,7 @@ def slice_command(
     ontology: Annotated[list[str] | None, typer.Option(
         "--ontology", help="Seeds only from this ontology (IRI, file name, file stem or "
         "hash; repeat for several).")] = None,
+    document: DocumentOption = None,
     tenant: TenantOption = DEFAULT_TENANT,
     data_dir: DataDir = None,
     config: ConfigFile = None,
@@ -208,8 +206,10 @@ def slice_command(
     with errors_to_exit():
         settings = settings_from(data_dir, config)
         body = text_argument(text, file, settings.server.max_text_chars)
+        whole = document_argument(document, settings.server.max_text_chars)
         with open_engine(settings) as engine:
-            result = engine.slice(body, max_tokens, tenant=tenant, ontologies=ontology or ())
+            result = engine.slice(body, max_tokens, tenant=tenant, ontologies=ontology or (),
+                                  document=whole)
     if as_json:
         print_json(result.model_dump(mode="json"))
         return

@@ -418,21 +418,24 @@ class Engine:
 
     def slice(self, text: str, max_tokens: int, *, tenant: str = DEFAULT_TENANT,
               mode: Mode | str = Mode.AUTO, ontologies: Sequence[str] = (),
-              count_tokens: TokenCounter | None = None) -> KnowledgeSlice:
+              count_tokens: TokenCounter | None = None,
+              document: str | None = None) -> KnowledgeSlice:
         """The context within ``max_tokens`` prompt tokens, as hits and a Turtle body.
 
         The same path as ``retrieve(text, max_tokens=...)``: the budget is spent by
         confidence while the context is built (a context without budgets, as in
-        the reference profile, is cut to it afterwards).
+        the reference profile, is cut to it afterwards). ``document``: as in
+        ``retrieve``.
 
         Raises:
-            TextTooLongError: the text is over ``server.max_text_chars``.
+            TextTooLongError: the text or the document is over ``server.max_text_chars``.
             OntoRetrieveError: ``max_tokens`` is below 1, or the tenant is unknown.
         """
         state = self._request(tenant, text, max_tokens)
+        self._check_document(document)
         with self._operation(state, "slice"):
             context = self._context(state, text, _mode(mode), ontologies, max_tokens,
-                                    count_tokens)
+                                    count_tokens, document=document)
             counter = self._retriever(state).token_counter(count_tokens)
             return build_slice(context, max_tokens, counter)
 

@@ -30,7 +30,12 @@ from types import MappingProxyType
 
 from ontoretrieve.index.mention_match import Abbreviations, document_abbreviations
 
-__all__ = ["defined_in", "document_key", "joined_documents"]
+__all__ = ["DOCUMENT_HELP", "defined_in", "document_key", "joined_documents"]
+
+DOCUMENT_HELP = ("The whole text the text is part of (a paper, the text one of its "
+                 "paragraphs): the abbreviations it defines are read in the text too "
+                 "(\"BAT\" as the brown adipose tissue another paragraph defines).")
+"""What a document is, as the surfaces' help says it."""
 
 _KEPT_DOCUMENTS = 16
 """How many documents' definitions stay read (a batch interleaves a few documents)."""

@@ -53,6 +53,7 @@ from ontoretrieve.errors import (
 )
 from ontoretrieve.index.build import IndexStatus
 from ontoretrieve.proposals.model import AppliedVersion, ApplyResult, Proposal, ProposalReport
+from ontoretrieve.query.documents import DOCUMENT_HELP
 from ontoretrieve.query.lookup import LookupResult
 from ontoretrieve.records import LoadReport, SyncReport
 from ontoretrieve.server.auth import KeyRing, bearer_key
@@ -90,10 +91,7 @@ class RetrieveRequest(BaseModel):
     ontologies: list[str] = Field(default=[], description=ONTOLOGIES_HELP)
     max_tokens: int | None = Field(None, ge=1, le=1_000_000, description=(
         "The context's budget in prompt tokens (default: it grows with the text)."))
-    document: str | None = Field(None, description=(
-        "The whole text the text is part of (a paper, the text one of its paragraphs): "
-        "the abbreviations it defines are read in the text too (\"BAT\" as the brown "
-        "adipose tissue another paragraph defines)."))
+    document: str | None = Field(None, description=DOCUMENT_HELP)
 
 
 class RetrieveManyRequest(BaseModel):
@@ -124,6 +122,7 @@ class SliceRequest(BaseModel):
         "The slice's budget in prompt tokens (the encoder's tokenizer), never exceeded."))
     mode: Mode = Field(Mode.AUTO, description=MODE_HELP)
     ontologies: list[str] = Field(default=[], description=ONTOLOGIES_HELP)
+    document: str | None = Field(None, description=DOCUMENT_HELP)
 
 
 class LookupRequest(BaseModel):
@@ -419,7 +418,8 @@ def _retrieval_routes(api: _Api) -> APIRouter:
     async def knowledge_slice(body: SliceRequest, tenant: Tenant) -> KnowledgeSlice:
         """The context cut to ``max_tokens`` tokens of the encoder's tokenizer."""
         return await api.call(engine.slice, body.text, body.max_tokens, tenant=tenant,
-                              mode=body.mode, ontologies=body.ontologies)
+                              mode=body.mode, ontologies=body.ontologies,
+                              document=body.document)
 
     @router.post("/v1/{tenant}/lookup")
     async def lookup(body: LookupRequest, tenant: Tenant) -> LookupResult:

@@ -35,6 +35,7 @@ from ontoretrieve.engine import Engine
 from ontoretrieve.engine.results import CatalogListing, RetrieveResult
 from ontoretrieve.engine.slices import KnowledgeSlice
 from ontoretrieve.errors import OntoRetrieveError
+from ontoretrieve.query.documents import DOCUMENT_HELP
 from ontoretrieve.query.lookup import LookupResult
 from ontoretrieve.server.auth import KeyRing, bearer_key
 from ontoretrieve.settings.tenants import DEFAULT_TENANT, require_tenant
@@ -87,9 +88,7 @@ def _add_text_tools(server: MCPServer, engine: Engine, tenant: str) -> None:
             "whole, otherwise seeds come only from them."))] = None,
         max_tokens: Annotated[int, Field(ge=1, le=MAX_TOOL_TOKENS, description=(
             "The context's budget in prompt tokens (default 4,000)."))] = DEFAULT_TOOL_TOKENS,
-        document: Annotated[str | None, Field(description=(
-            "The whole text the text is part of (a paper, the text one of its "
-            "paragraphs): abbreviations it defines are read in the text too."))] = None,
+        document: Annotated[str | None, Field(description=DOCUMENT_HELP)] = None,
     ) -> RetrieveResult:
         """The whole context of a text: Turtle, terms, seeds and why each is there. Bigger
         than `slice`; call it when the evidence matters, `slice` to ground an extraction."""
@@ -105,11 +104,12 @@ def _add_text_tools(server: MCPServer, engine: Engine, tenant: str) -> None:
             "The slice's budget in prompt tokens, never exceeded."))] = 2000,
         ontologies: Annotated[list[str] | None, Field(description=(
             "IRIs, file names or stems: seeds come only from these ontologies."))] = None,
+        document: Annotated[str | None, Field(description=DOCUMENT_HELP)] = None,
     ) -> KnowledgeSlice:
         """The terms a text is about and their definitions, within max_tokens: the tool to
         call first to ground an extraction in the catalog's terms."""
         return _guarded(lambda: engine.slice(text, max_tokens, tenant=tenant,
-                                            ontologies=ontologies or ()))
+                                            ontologies=ontologies or (), document=document))
 
 
 def _add_term_tools(server: MCPServer, engine: Engine, tenant: str) -> None:

@@ -259,3 +259,64 @@ def test_contexts_do_not_depend_on_the_order_the_store_returns_triples(
     for one, other in zip(first, again, strict=True):
         assert _result(one) == _result(other)
         assert one.serialize("turtle") == other.serialize("turtle")
+
+
+DOCUMENT = ["The keeper built a big cage (BC) on the island.",
+            "Tom the cat lives in the BC and eats a mouse.",
+            "A mouse."]
+BIG_CAGE = "http://example.org/zoo#BigCage"
+
+
+def _seed_iris(context: Context) -> set[str]:
+    return {seed.iri for seed in context.seeds}
+
+
+def test_a_documents_abbreviations_are_read_in_each_of_its_paragraphs(engine: Engine) -> None:
+    engine.cache.clear("default")
+    whole = "\n\n".join(DOCUMENT)
+    alone = engine.retrieve(DOCUMENT[1], mode="vector")
+    read = engine.retrieve(DOCUMENT[1], mode="vector", document=whole)
+    assert BIG_CAGE not in _seed_iris(alone)  # "BC" alone names nothing
+    assert BIG_CAGE in _seed_iris(read)
+    seed = next(s for s in read.seeds if s.iri == BIG_CAGE)
+    assert {(m["text"], m["form"]) for m in seed.mentions} == {("BC", "big cage")}
+    cut = engine.slice(DOCUMENT[1], 500, mode="vector", document=whole)
+    assert BIG_CAGE in {hit.id for hit in cut.hits}
+    # Cached apart: the paragraph without its document still answers as before.
+    _same(engine.retrieve(DOCUMENT[1], mode="vector"), alone)
+    engine.cache.clear("default")
+    batch = engine.retrieve_many(DOCUMENT, mode="vector", documents=[whole] * 3)
+    engine.cache.clear("default")
+    for text, context in zip(DOCUMENT, batch, strict=True):
+        _same(engine.retrieve(text, mode="vector", document=whole), context)
+
+
+def test_retrieve_many_takes_one_document_per_text(engine: Engine) -> None:
+    with pytest.raises(OntoRetrieveError, match=r"one document \(or None\) per text: 1 "
+                                                r"documents for 3 texts"):
+        engine.retrieve_many(DOCUMENT, documents=["x"])
+    with pytest.raises(OntoRetrieveError, match="one string for 3 texts"):
+        engine.retrieve_many(DOCUMENT, documents="x")  # type: ignore[arg-type]
+    limit = engine.settings.server.max_text_chars
+    with pytest.raises(OntoRetrieveError, match="the document: the text has"):
+        engine.retrieve(DOCUMENT[1], document="x" * (limit + 1))
+
+
+def test_annotate_reads_each_unit_with_the_document_of_its_doc_id(engine: Engine,
+                                                                   tmp_path: Path) -> None:
+    units = tmp_path / "units.jsonl"
+    lines = [json.dumps({"id": f"p{i}", "doc_id": "paper", "text": t})
+             for i, t in enumerate(DOCUMENT)]
+    lines += [json.dumps({"id": "other", "doc_id": "note", "text": DOCUMENT[1]}),
+              json.dumps({"id": "bad", "doc_id": ["paper"], "text": "x"})]
+    units.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    report = annotate_file(engine, units, out, tenant="default", mode="vector", batch=2)
+    rows = {r["id"]: r for r in map(json.loads, out.read_text(encoding="utf-8").splitlines())}
+    assert (report.annotated, report.failed) == (5, 1)
+    assert rows["bad"]["error"]["message"] == 'line 5: "doc_id" must be a string, not list'
+    assert BIG_CAGE in {s["iri"] for s in rows["p1"]["seeds"]}
+    # The same paragraph in a document that defines nothing reads "BC" as nothing.
+    assert BIG_CAGE not in {s["iri"] for s in rows["other"]["seeds"]}
+    single = engine.retrieve(DOCUMENT[1], mode="vector", document="\n\n".join(DOCUMENT))
+    assert rows["p1"]["turtle"] == single.serialize("turtle")

@@ -104,6 +104,14 @@ def test_batch_retrieve_answers_as_retrieve_does_in_its_tenant(server: httpx.Cli
                                  headers=_key(tenant)).json()
             assert result["turtle"] == single["turtle"]
             assert result["terms"] == single["terms"]
+    # With their document: one that defines nothing they use answers as without it.
+    r = server.post("/v1/beta/retrieve/batch", headers=_key("beta"), json={
+        "texts": texts, "document": "A paper (AP) on sensors. " + " ".join(texts)})
+    assert r.status_code == 200, r.text
+    assert [x["terms"] for x in r.json()["results"]] == [x["terms"] for x in results]
+    r = server.post("/v1/beta/retrieve", headers=_key("beta"),
+                    json={"text": "mV", "document": "x" * 200_001})
+    assert r.status_code == 413 and "the document" in r.json()["error"]["message"]
     r = server.post("/v1/beta/retrieve/batch", json={"texts": []}, headers=_key("beta"))
     assert r.status_code == 422
     assert server.post("/v1/beta/retrieve/batch", json={"texts": ["mV"]},
