@@ -871,9 +871,17 @@ def _whole_long_forms(mentions: list[Mention], tokens: Sequence[Token],
     """
     marks = [(t.start, t.end, " " + " ".join(elsewhere[exact_key(t.text)]) + " ")
              for t in tokens if t.is_word and exact_key(t.text) in elsewhere]
-    return [m for m in mentions
-            if all(long_form in m.key for start, end, long_form in marks
-                   if m.start < end and start < m.end)]
+    starts = [start for start, _, _ in marks]  # in text order: tokens are
+
+    def whole(m: Mention) -> bool:
+        # Marks are tokens, so none overlaps another: those inside the span (bisected,
+        # not scanned, as a long text repeats its short forms thousands of times).
+        first = max(0, bisect.bisect_right(starts, m.start) - 1)
+        last = bisect.bisect_left(starts, m.end)
+        return all(long_form in m.key for start, end, long_form in marks[first:last]
+                   if m.start < end and start < m.end)
+
+    return [m for m in mentions if whole(m)]
 
 
 def _long_form(short: str, words: Sequence[str]) -> list[str] | None:
