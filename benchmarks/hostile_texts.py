@@ -4,10 +4,12 @@ A text at ``server.max_text_chars`` built to load one stage: one word repeated
 (every word a mention, every mention inside others' reach), a catalog's
 longest label repeated (long keys, every prefix extended), a real paragraph
 repeated (many windows), a number and a unit symbol repeated, an
-abbreviation defined again and again, one "word" with no space, and page text
+abbreviation defined again and again, one "word" with no space, page text
 (every word broken at a line end, one word broken line after line, ligatures
-and soft hyphens everywhere). Each is retrieved once by a warm engine; the
-seconds per stage say which stage a hostile client could make slow. With
+and soft hyphens everywhere), and short forms repeated in a text whose
+document, as long, defines them (on code without documents: not run). Each
+is retrieved once by a warm engine; the seconds per stage say which stage a
+hostile client could make slow. With
 ``--before DIR`` (an older checkout, same venv) the same texts run on that code
 too, in a process of its own, on ``--before-data-dir`` when given (a copy,
 where its code keeps its own files).
@@ -30,7 +32,7 @@ from typing import Any
 from common import CHECKOUT_PREAMBLE, emit, stamp
 
 _CHILD = CHECKOUT_PREAMBLE + """
-import json, time
+import inspect, json, time
 from pathlib import Path
 data_dir, paragraph = sys.argv[2:4]
 from ontoretrieve import Engine, load_settings
@@ -56,12 +58,21 @@ texts = {"one word repeated": filled("cell "),
          "every word broken at a line end": filled("mito-\\nchondrial "),
          "one word broken line after line": filled("ab-\\n"),
          "ligatures and soft hyphens": filled("e\\ufb04\\u00adux \\u00ad\\n")}
+documents = {"short forms its document defines": (
+    filled("ES cells in BAT, "),
+    filled("embryonic stem (ES) cells in brown adipose tissue (BAT); "))}
+takes_documents = "document" in inspect.signature(Engine.retrieve).parameters
 report = {"limit": limit, "longest_label_words": len(longest.split()), "texts": {}}
 with Engine.open(settings) as engine:
     engine.retrieve("warm up: a cell in 5 mV")
-    for name, text in texts.items():
+    for name, text in [*texts.items(), *documents.items()]:
+        document = None
+        if isinstance(text, tuple):
+            if not takes_documents:
+                continue
+            text, document = text
         started = time.perf_counter()
-        context = engine.retrieve(text)
+        context = engine.retrieve(text, document=document) if document else engine.retrieve(text)
         report["texts"][name] = {
             "seconds": round(time.perf_counter() - started, 2),
             "stages": {k: round(v, 2) for k, v in context.seconds.items() if v >= 0.05},
