@@ -326,19 +326,15 @@ class MentionDictionary:
         ``namesakes``: a span naming a unit of measure also names the terms (no unit)
         named like the unit by two words or more ("bp": the unit *Base Pair* and SO's
         *base pair*; ``namesake_readings``); ``defined``: abbreviations the rest of the
-        text's document defines (``document_abbreviations``), read like the text's own
-        where the text does not define the short form itself, and only as a whole: a
-        match takes in the long form's every word ("BAT" for *brown adipose tissue*,
-        never *adipose tissue* alone)."""
+        text's document defines (``document_abbreviations``), each short form the text
+        does not define itself also read as its long form (``_document_readings``)."""
         tokens = tokenize(text)
         aliases = abbreviations(tokens)
-        elsewhere = {short: list(keys) for short, keys in (defined or {}).items()
-                     if short not in aliases}
-        aliases.update(elsewhere)
         found: list[Mention] = []
-        folded = self._scan("folded", _folded_stream(tokens, aliases), tokens, text,
+        found += self._scan("folded", _folded_stream(tokens, aliases), tokens, text,
                             folded=True)
-        found += _whole_long_forms(folded, tokens, elsewhere) if elsewhere else folded
+        if defined:
+            found += self._document_readings(tokens, text, aliases, defined, found)
         found += self._scan("exact", _exact_stream(tokens), tokens, text, folded=False)
         found = _outright_first(found)
         named: Named = {}
@@ -355,6 +351,26 @@ class MentionDictionary:
                                               derived=True), named)
         found = _inside_own_name(_whole_over_shortened(found, named))
         return _flag_contained(_cohesion(found, tokens))
+
+    def _document_readings(self, tokens: Sequence[Token], text: str,
+                           own: Mapping[str, list[str]], defined: Abbreviations,
+                           read: Sequence[Mention]) -> list[Mention]:
+        """What the short forms the rest of the document defines (and the text does not)
+        name as their long forms, besides what their own words name (``read``): a
+        reading takes in the long form's every word ("BAT" for *brown adipose tissue*,
+        never *adipose tissue* alone), and the word keeps its own readings ("BMP
+        signaling" still names *BMP signaling pathway* where the document defines
+        "bone morphogenetic protein (BMP)")."""
+        written = {exact_key(t.text) for t in tokens if t.is_word}
+        elsewhere = {short: list(keys) for short, keys in defined.items()
+                     if short in written and short not in own}
+        if not elsewhere:
+            return []
+        scanned = self._scan("folded", _folded_stream(tokens, {**own, **elsewhere}), tokens,
+                             text, folded=True)
+        seen = {(m.iri, m.start, m.end) for m in read}
+        return [m for m in _whole_long_forms(scanned, tokens, elsewhere)
+                if (m.iri, m.start, m.end) not in seen]
 
     def namesake_readings(self, mentions: list[Mention], named: Named) -> list[Mention]:
         """The mentions, each term that shares a name of two words or more with a unit
@@ -858,15 +874,16 @@ def document_abbreviations(texts: Iterable[str]) -> dict[str, list[str]]:
 
 def _whole_long_forms(mentions: list[Mention], tokens: Sequence[Token],
                       elsewhere: Mapping[str, Sequence[str]]) -> list[Mention]:
-    """The mentions but those on a short form defined elsewhere that take in only part
-    of its long form: the document's "BAT" stands for *brown adipose tissue*, and a
-    text that never writes "adipose tissue" does not name it.
+    """The mentions on a short form defined elsewhere that take in the whole of its long
+    form (of each such short form they span): the document's "BAT" stands for *brown
+    adipose tissue*, and a text that never writes "adipose tissue" does not name it.
 
     >>> tokens = tokenize("BAT grew")
-    >>> m = lambda key: Mention("x", "h", 0, 3, "BAT", "f", key, "label", True, 1)
-    >>> kept = _whole_long_forms([m(" brown adipos tissu "), m(" adipos tissu ")], tokens,
-    ...                          {"BAT": ["brown", "adipos", "tissu"]})
-    >>> [k.key for k in kept]
+    >>> m = lambda key, at=(0, 3): Mention("x", "h", *at, "BAT", "f", key, "label", True, 1)
+    >>> bat = {"BAT": ["brown", "adipos", "tissu"]}
+    >>> kept = _whole_long_forms([m(" brown adipos tissu "), m(" adipos tissu "),
+    ...                           m(" grew ", (4, 8))], tokens, bat)
+    >>> [k.key for k in kept]  # "grew" is no reading of "BAT": the text's own scan has it
     [' brown adipos tissu ']
     """
     marks = [(t.start, t.end, " " + " ".join(elsewhere[exact_key(t.text)]) + " ")
@@ -878,8 +895,9 @@ def _whole_long_forms(mentions: list[Mention], tokens: Sequence[Token],
         # not scanned, as a long text repeats its short forms thousands of times).
         first = max(0, bisect.bisect_right(starts, m.start) - 1)
         last = bisect.bisect_left(starts, m.end)
-        return all(long_form in m.key for start, end, long_form in marks[first:last]
-                   if m.start < end and start < m.end)
+        spanned = [form for start, end, form in marks[first:last]
+                   if m.start < end and start < m.end]
+        return bool(spanned) and all(form in m.key for form in spanned)
 
     return [m for m in mentions if whole(m)]
 

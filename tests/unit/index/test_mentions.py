@@ -470,8 +470,15 @@ def test_abbreviations_defined_elsewhere_in_the_document_resolve_whole() -> None
     assert [m.text for m in d.find("BAT grew in WT mice")] == ["BAT"]
     assert names(d.find("BAT grew in WT mice")) == ["bat_animal"]
     found = d.find("BAT grew in WT mice", defined=defined)
-    # The whole long form only: no "adipose tissue", no "type" of "wild type".
-    assert [(m.text, names([m])) for m in found] == [("BAT", ["bat"]), ("WT", ["wt"])]
+    # The whole long form only: no "adipose tissue", no "type" of "wild type"; the
+    # word's own reading stays.
+    assert [(m.text, names([m])) for m in found] == [
+        ("BAT", ["bat"]), ("BAT", ["bat_animal"]), ("WT", ["wt"])]
+    # A short form keeps what its own word names with the words around it.
+    bmp = dictionary(("pathway", (("BMP signaling", "label"),)),
+                     ("protein", (("bone morphogenetic protein", "label"),)))
+    paper = document_abbreviations(["Bone morphogenetic protein (BMP) binds."])
+    assert names(bmp.find("BMP signaling", defined=paper)) == ["pathway", "protein"]
     # The text's own definition wins over the document's.
     own = d.find("a bat (BAT); BAT", defined=defined)
     assert [(m.text, names([m])) for m in own] == [("bat", ["bat_animal"]),
