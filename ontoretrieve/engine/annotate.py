@@ -171,15 +171,15 @@ def annotate_chunk(engine: Retrieving, chunk: Sequence[UnitLine], options: dict[
                    turtle: bool) -> list[dict[str, Any]]:
     """The output rows of one chunk: one batch call, or one call per unit when it fails
     (so that each failure lands on its own unit)."""
-    good = [u for u in chunk if u.text is not None]
+    good = [(u, u.text) for u in chunk if u.text is not None]
     found: dict[int, Context | Exception] = {}
     try:
-        found.update(zip((u.line for u in good), engine.retrieve_many(
-            [u.text for u in good if u.text is not None],
-            documents=[u.document for u in good], **options), strict=True))
+        found.update(zip((u.line for u, _ in good), engine.retrieve_many(
+            [text for _, text in good], documents=[u.document for u, _ in good],
+            **options), strict=True))
     except Exception:  # found again unit by unit, so each failure lands on its unit
-        for unit in good:
-            line, text = unit.line, unit.text or ""
+        for unit, text in good:
+            line = unit.line
             try:
                 found[line] = engine.retrieve(text, document=unit.document, **options)
             except Exception as exc:  # recorded in the unit's line, the run goes on
