@@ -80,6 +80,7 @@ __all__ = [
     "MentionDictionary",
     "SharedEntry",
     "abbreviations",
+    "add_unit_name",
     "document_abbreviations",
     "with_sharing",
 ]
@@ -284,9 +285,7 @@ class MentionDictionary:
             for which, key, iri, form, kind in keyed:
                 if which == UNIT_MARK:
                     units.add((iri, content_hash))
-                    if key:
-                        unit_names[iri, content_hash] = (
-                            *unit_names.get((iri, content_hash), ()), key)
+                    add_unit_name(unit_names, (iri, content_hash), key)
                     continue
                 count += which not in DERIVED_TABLES and kind != _ELLIPTIC
                 # One entry per term and version: its strongest form under this key.
@@ -855,6 +854,21 @@ def abbreviations(tokens: Sequence[Token]) -> dict[str, list[str]]:
         if long_form:
             found.setdefault(exact_key(sf), [fold_word(w) for w in long_form])
     return found
+
+
+def add_unit_name(names: dict[tuple[str, str], tuple[str, ...]], unit: tuple[str, str],
+                  key: str) -> None:
+    """Add one unit mark's key to ``names`` (``MentionDictionary.unit_names``), in mark
+    order; the bare mark (no key) adds nothing.
+
+    >>> names = {}
+    >>> for key in ("", " base pair ", " basepair "):
+    ...     add_unit_name(names, ("x:bp", "h"), key)
+    >>> names
+    {('x:bp', 'h'): (' base pair ', ' basepair ')}
+    """
+    if key:
+        names[unit] = (*names.get(unit, ()), key)
 
 
 def document_abbreviations(texts: Iterable[str]) -> dict[str, list[str]]:

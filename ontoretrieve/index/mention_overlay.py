@@ -42,6 +42,7 @@ from ontoretrieve.index.mention_match import (
     Match,
     MentionDictionary,
     SharedEntry,
+    add_unit_name,
     with_sharing,
 )
 
@@ -98,8 +99,8 @@ class ChangedDictionary(MentionDictionary):
             (iri, by) for which, _, iri, _, _ in new if which == UNIT_MARK})
         self.unit_names = {u: keys for u, keys in base.unit_names.items() if u[1] != replaced}
         for which, key, iri, _, _ in new:
-            if which == UNIT_MARK and key:
-                self.unit_names[iri, by] = (*self.unit_names.get((iri, by), ()), key)
+            if which == UNIT_MARK:
+                add_unit_name(self.unit_names, (iri, by), key)
 
     def _merged(self, kept: Sequence[SharedEntry], added: Sequence[tuple[str, str, str]]
                 ) -> tuple[Entry, ...]:
