@@ -57,7 +57,7 @@ __all__ = [
     "unit_marks",
 ]
 
-MATCH_SCHEME = "mm-17"
+MATCH_SCHEME = "mm-18"
 """Version of the keys made here: part of the names of each version's kept keys and of
 the kept dictionary, so a change rebuilds both from the stored forms (never the forms)."""
 

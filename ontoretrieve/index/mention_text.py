@@ -14,7 +14,8 @@ text's token keys:
   and soft hyphens and zero-width characters are dropped;
 - the *folded* key of a word token is its case-folded Snowball English stem
   ("Cells" -> ``cell``, "signalling" -> ``signal``), Greek letters spelled
-  out first ("TGF-β" -> ``tgf`` ``beta``, as OBO names write it); punctuation
+  out first ("TGF-β" -> ``tgf`` ``beta``, as OBO names write it) and British
+  spellings made American ("tumours" -> ``tumor``: ``spelling``); punctuation
   has no folded key, so "T-cell" and "T cell" agree;
 - the *exact* key keeps the case (for symbols: ``mV`` is not ``MV``) and the
   punctuation (``m/s``), and drops a plural "s" after a capital or a digit
@@ -40,6 +41,7 @@ import Stemmer
 
 from ontoretrieve.index.commonness import commonness
 from ontoretrieve.index.page_text import INVISIBLE, line_break_hyphens
+from ontoretrieve.index.spelling import american_spelling
 
 __all__ = [
     "STOPWORDS",
@@ -159,18 +161,23 @@ their letters)."""
 @lru_cache(maxsize=200_000)
 def fold_word(word: str) -> str:
     """The folded key of one word token: case-folded, Greek letters spelled out as the
-    catalogs write them ("TGFβ" as "TGFbeta", "β" as "beta", "Δ" as "delta"), then
+    catalogs write them ("TGFβ" as "TGFbeta", "β" as "beta", "Δ" as "delta"), in
+    American spelling (``american_spelling``: "haemostasis" as "hemostasis"), then
     stemmed.
 
     >>> [fold_word(w) for w in ["Nuclei", "days", "IS", "signalling"]]
     ['nuclei', 'day', 'is', 'signal']
+    >>> [fold_word(w) for w in ["tumours", "tumors", "Metre", "meters"]]
+    ['tumor', 'tumor', 'meter', 'meter']
     >>> [fold_word(w) for w in ["β", "TGFβ", "κB", "Δ"]]
     ['beta', 'tgfbeta', 'kappab', 'delta']
     """
     folded = word.casefold()
     if not folded.isascii():  # a text's Greek letter for an OBO name's "alpha", "beta"
         folded = folded.translate(_GREEK_NAMES)
-    return _STEMMER.stemWord(folded) if folded.isalpha() and len(folded) > 3 else folded
+    if not folded.isalpha() or len(folded) <= 3:
+        return folded
+    return _STEMMER.stemWord(american_spelling(folded))
 
 
 _ROOT_SUFFIXES = ("ation", "ition", "ium", "ion", "ian", "ial", "ori", "ar", "al", "ic", "on",
