@@ -177,7 +177,8 @@ def fold_word(word: str) -> str:
         folded = folded.translate(_GREEK_NAMES)
     if not folded.isalpha() or len(folded) <= 3:
         return folded
-    return _STEMMER.stemWord(american_spelling(folded))
+    stem: str = _STEMMER.stemWord(american_spelling(folded))
+    return stem
 
 
 _ROOT_SUFFIXES = ("ation", "ition", "ium", "ion", "ian", "ial", "ori", "ar", "al", "ic", "on",
