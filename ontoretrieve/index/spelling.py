@@ -13,7 +13,10 @@ word keeps its own letters ("rise", "four", "hour", "acre", "shoe"):
 - -ise, -ised, -ising, -isation (and -yse, -ysed...) as -ize, -yze;
 - -our as -or (colour, behavioural, neighbouring);
 - -tre, -bre as -ter, -ber (centre, metres, fibre);
-- the digraph "ae" inside a word as "e" (haemoglobin, anaemia, paediatric), and
+- the digraph "ae" inside a word as "e" (haemoglobin, anaemia, paediatric,
+  anaesthesia, aetiology, palaeontology), but not before "r", "a" or "e", where Latin names keep
+  it and other words are spelled without it (the fish genus *Chimaera* is no
+  chimera, *Sphaera* no sphere, and *Archaea* is written so on both sides), and
   "oe" where a Greek stem starts with it (oedema, oesophagus, foetal, diarrhoea);
 - -ogue as -og (homologue, orthologues, catalogue); "sulph" as "sulf".
 
@@ -35,6 +38,8 @@ which the patterns reach.
 ['orthologs', 'sulfate']
 >>> [american_spelling(w) for w in ["rise", "four", "hour", "acre", "shoe", "vertebrae"]]
 ['rise', 'four', 'hour', 'acre', 'shoe', 'vertebrae']
+>>> [american_spelling(w) for w in ["aetiology", "chimaera", "archaea"]]
+['etiology', 'chimaera', 'archaea']
 """
 
 from __future__ import annotations
@@ -46,7 +51,7 @@ __all__ = ["american_spelling"]
 _ISE = re.compile(r"(?<=[a-z]{2})([iy])s(e|es|ed|ing|ation|ations|ational|er|ers)$")
 _OUR = re.compile(r"(?<=[a-z]{3})our(s|ed|ing|al|ally|able|ably|ite|ites|ful|less|ist|ists)?$")
 _TRE = re.compile(r"(?<=[a-z]{2}[tb])re(s)?$")
-_AE = re.compile(r"(?<=[a-z])ae(?=[a-z])")
+_AE = re.compile(r"(?<=[a-z])ae(?=[mdcslvto])|^ae(?=t)")
 _OE = re.compile(r"^(|f|c|am|hom)oe(?=dem|soph|str|t|li|b|o)|(?<=rh|pn)oea")
 _OGUE = re.compile(r"(?<=[a-z]{3})ogue(s)?$")
 
