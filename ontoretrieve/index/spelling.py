@@ -13,11 +13,12 @@ word keeps its own letters ("rise", "four", "hour", "acre", "shoe"):
 - -ise, -ised, -ising, -isation (and -yse, -ysed...) as -ize, -yze;
 - -our as -or (colour, behavioural, neighbouring);
 - -tre, -bre as -ter, -ber (centre, metres, fibre);
-- the digraph "ae" inside a word as "e" (haemoglobin, anaemia, paediatric,
-  anaesthesia, aetiology, palaeontology), but not before "r", "a" or "e", where Latin names keep
-  it and other words are spelled without it (the fish genus *Chimaera* is no
-  chimera, *Sphaera* no sphere, and *Archaea* is written so on both sides), and
-  "oe" where a Greek stem starts with it (oedema, oesophagus, foetal, diarrhoea);
+- the digraph "ae" inside a word as "e" before the letters medical stems go on
+  with (haemoglobin, anaemia, paediatric, caecum, anaesthesia, palaeontology,
+  aetiology), not before "r" or "a": Latin names keep it where other words are
+  spelled without it (the fish genus *Chimaera* is no chimera, *Sphaera* no
+  sphere), and *Archaea* is written so on both sides; "oe" as "e" where a Greek
+  stem starts with it (oedema, oesophagus, foetal, diarrhoea);
 - -ogue as -og (homologue, orthologues, catalogue); "sulph" as "sulf".
 
 A word that is no variant but fits a pattern is folded all the same ("otherwise"
