@@ -92,6 +92,19 @@ def test_a_greek_letter_names_what_a_catalog_spells_out() -> None:
     assert names(d.find("5 μm and 5 mum")) == ["mu"]  # a symbol keeps its letter
 
 
+def test_a_british_spelling_names_an_american_name_and_back() -> None:
+    d = dictionary(("hemostasis", (("hemostasis", "label"),)),
+                   ("isomer", (("isomerisation", "label"),)),
+                   ("km", (("Kilometre", "label"),)),
+                   ("ortholog", (("orthologous gene", "label"), ("ortholog", "exact"))),
+                   ("chimaera", (("Chimaera", "label"),)), ("chimera", (("chimera", "label"),)))
+    assert names(d.find("haemostasis and the isomerization")) == ["hemostasis", "isomer"]
+    assert names(d.find("two kilometers; the orthologues")) == ["km", "ortholog"]
+    # A Latin name keeps its digraph: the fish genus is no chimera.
+    assert names(d.find("Chimaera")) == ["chimaera"]
+    assert names(d.find("chimeras")) == ["chimera"]
+
+
 def test_derived_forms_match_by_root_and_weigh_less() -> None:
     d = dictionary(("nucleus", (("nucleus", "label"),)), ("embryo", (("embryo", "label"),)),
                    ("gene", (("gene", "label"),)))
