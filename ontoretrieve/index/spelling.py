@@ -55,6 +55,9 @@ _TRE = re.compile(r"(?<=[a-z]{2}[tb])re(s)?$")
 _AE = re.compile(r"(?<=[a-z])ae(?=[mdcslvto])|^ae(?=t)")
 _OE = re.compile(r"^(|f|c|am|hom)oe(?=dem|soph|str|t|li|b|o)|(?<=rh|pn)oea")
 _OGUE = re.compile(r"(?<=[a-z]{3})ogue(s)?$")
+_ANY = re.compile(
+    r"[iy]s(?:e|es|ed|ing|ation|ations|ational|er|ers)$|our|[tb]res?$|ae|oe|ogue|sulph")
+"""Whether any pattern may apply: one search, so most words pay no more than that."""
 
 
 def american_spelling(word: str) -> str:
@@ -64,7 +67,7 @@ def american_spelling(word: str) -> str:
     >>> american_spelling("colour"), american_spelling("color"), american_spelling("cell")
     ('color', 'color', 'cell')
     """
-    if len(word) < 5 or not word.isalpha():
+    if len(word) < 5 or not word.isalpha() or _ANY.search(word) is None:
         return word
     word = _ISE.sub(lambda m: f"{m.group(1)}z{m.group(2)}", word)
     word = _OUR.sub(lambda m: f"or{m.group(1) or ''}", word)
