@@ -14,18 +14,18 @@ word keeps its own letters ("rise", "four", "hour", "acre", "shoe"):
 - -our as -or (colour, behavioural, neighbouring);
 - -tre, -bre as -ter, -ber (centre, metres, fibre);
 - the digraph "ae" inside a word as "e" before the letters medical stems go on
-  with (haemoglobin, anaemia, paediatric, caecum, anaesthesia, palaeontology,
-  aetiology), not before "r" or "a": Latin names keep it where other words are
-  spelled without it (the fish genus *Chimaera* is no chimera, *Sphaera* no
-  sphere), and *Archaea* is written so on both sides; "oe" as "e" where a Greek
-  stem starts with it (oedema, oesophagus, foetal, diarrhoea);
+  with, m, d, c, s, l, v, t or o (haemoglobin, anaemia, paediatric, caecum,
+  anaesthesia, palaeontology, aetiology); not before "r" or "a", where Latin names
+  keep it and other words are spelled without it (the fish genus *Chimaera* is no
+  chimera, *Sphaera* no sphere; *Archaea* is written so on both sides); "oe" as "e"
+  where a Greek stem starts with it (oedema, oesophagus, foetal, diarrhoea);
 - -ogue as -og (homologue, orthologues, catalogue); "sulph" as "sulf".
 
 A word that is no variant but fits a pattern is folded all the same ("otherwise"
 as "otherwize"): both sides of a match fold alike, so that costs nothing unless
 two different words meet, which the letters each pattern must follow keep rare.
 The function is a fixed map of one word to one (no dictionary of exceptions):
-``localspelling``'s word list (MIT, about 1,700 general English pairs) has
+``localspelling``'s word list (MIT, 1,005 general English pairs) has
 almost none of a catalog's medical words ("haematopoietic", "oesophageal"),
 which the patterns reach.
 
