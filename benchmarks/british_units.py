@@ -26,6 +26,9 @@ from pathlib import Path
 
 from localspelling import convert_spelling
 
+from ontoretrieve.bench.compare import read_jsonl
+from ontoretrieve.errors import OntoRetrieveError
+
 _WORD = re.compile(r"[A-Za-z]+")
 
 
@@ -52,23 +55,20 @@ def main() -> None:
     parser.add_argument("--out", type=Path, required=True, help="the British units file")
     args = parser.parse_args()
     changed: Counter[tuple[str, str]] = Counter()
-    units = texts = 0
+    try:
+        units = read_jsonl(args.units, "text")
+    except OntoRetrieveError as exc:  # names the file and the bad line's number
+        raise SystemExit(str(exc)) from None
+    texts = 0
     with args.out.open("w", encoding="utf-8") as sink:
-        for number, line in enumerate(args.units.read_text(encoding="utf-8").splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                unit = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise SystemExit(f"{args.units}:{number}: not JSON ({exc.msg})") from exc
+        for unit in units:
             text = british(unit["text"], changed)
             texts += text != unit["text"]
             unit["text"] = text
             for gold in unit.get("gold", []):
                 gold.pop("mentions", None)
-            units += 1
             sink.write(json.dumps(unit, ensure_ascii=False) + "\n")
-    print(f"{units} units, {texts} texts changed, {sum(changed.values())} words changed; "
+    print(f"{len(units)} units, {texts} texts changed, {sum(changed.values())} words changed; "
           f"most frequent: {changed.most_common(15)}")
 
 
