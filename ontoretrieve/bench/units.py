@@ -37,7 +37,7 @@ from pydantic import BaseModel, Field
 
 from ontoretrieve.bench.compare import read_jsonl
 from ontoretrieve.errors import OntoRetrieveError
-from ontoretrieve.query.documents import joined_documents
+from ontoretrieve.query.documents import document_id, joined_documents
 from ontoretrieve.rdf.vocab import (
     OWL,
     OWL_CLASS,
@@ -151,9 +151,11 @@ def _bench_units(path: Path) -> list[BenchUnit]:
 
 
 def _doc_id(value: Any, path: Path, number: int) -> str | None:
-    if value is None or isinstance(value, str | int):
-        return None if value is None else str(value)
-    raise OntoRetrieveError(f"{path}: row {number}: doc_id must be a string, got {value!r}")
+    try:
+        return document_id(value)
+    except TypeError:
+        raise OntoRetrieveError(
+            f"{path}: row {number}: doc_id must be a string, got {value!r}") from None
 
 
 def with_documents(units: Sequence[BenchUnit]) -> list[BenchUnit]:

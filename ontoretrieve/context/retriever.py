@@ -64,6 +64,7 @@ from ontoretrieve.index.mention_match import MentionDictionary
 from ontoretrieve.index.payload import evidence_from_payload
 from ontoretrieve.index.state import IndexState, ontology_names, replacements
 from ontoretrieve.query.batch import NOTHING_PREPARED, PreparedQueries
+from ontoretrieve.query.documents import documents_per_text
 from ontoretrieve.query.lexical import phrase_lexemes, text_tokens
 from ontoretrieve.query.lookup import LookupResult, TermRule
 from ontoretrieve.query.seeder import SeedRetriever
@@ -268,7 +269,7 @@ class Retriever:
         ``documents[i]`` as ``texts[i]``'s document), sooner: the query vectors and lane
         hits of all of them are computed in one batch per kind
         (``SeedRetriever.prepare``), the rest text by text."""
-        of = list(documents) if documents is not None else [None] * len(texts)
+        of = documents_per_text(texts, documents)
         prepared = self.prepare(texts, mode, ontologies, max_tokens, of)
         return [self.retrieve(text, mode, ontologies, max_tokens, count_tokens,
                               prepared=prepared, document=document)
@@ -283,7 +284,7 @@ class Retriever:
         scope = self.state.named(ontologies) if ontologies else None
         if scope is not None and not scope:
             return PreparedQueries()
-        of = list(documents) if documents is not None else [None] * len(texts)
+        of = documents_per_text(texts, documents)
         vector = [(t, d) for t, d in zip(texts, of, strict=True) if t.strip() and self._mode_of(
             mode, self.token_budget(t, max_tokens), ontologies) is Mode.VECTOR]
         if not vector:

@@ -74,7 +74,7 @@ from ontoretrieve.index.sync import SyncProgress
 from ontoretrieve.proposals.model import AppliedVersion, ApplyResult, Proposal, ProposalReport
 from ontoretrieve.proposals.runner import Planned, ProposalRunner
 from ontoretrieve.query.batch import NOTHING_PREPARED, PreparedQueries
-from ontoretrieve.query.documents import document_key
+from ontoretrieve.query.documents import document_key, documents_per_text
 from ontoretrieve.query.lookup import LookupResult
 from ontoretrieve.rdf.graph_index import Statement
 from ontoretrieve.records import LoadReport, OntologyVersion, SeedEvidence, SyncReport
@@ -344,7 +344,7 @@ class Engine:
         if isinstance(texts, str):
             raise OntoRetrieveError("retrieve_many takes a list of texts, not one string "
                                     "(use retrieve for one text)")
-        of = _documents_of(texts, documents)
+        of = documents_per_text(texts, documents)
         state = self._tenant(tenant)
         for text in texts:
             self._check_text(text)
@@ -791,18 +791,6 @@ class Engine:
         return {"tenant": tenant, "operations": dict(state.counts),
                 "seconds": {k: round(v, 4) for k, v in state.seconds.items()},
                 "result_cache": self.cache.stats(tenant)}
-
-
-def _documents_of(texts: Sequence[str], documents: Sequence[str | None] | None
-                  ) -> list[str | None]:
-    """Each text's document (None: none), checked to be one per text."""
-    if documents is None:
-        return [None] * len(texts)
-    if isinstance(documents, str) or len(documents) != len(texts):
-        given = "one string" if isinstance(documents, str) else f"{len(documents)} documents"
-        raise OntoRetrieveError(f"retrieve_many takes one document (or None) per text: "
-                                f"{given} for {len(texts)} texts")
-    return list(documents)
 
 
 def _check_budget(max_tokens: int | None) -> None:

@@ -35,7 +35,7 @@ from typing import Any, Protocol
 from ontoretrieve.context.model import Context, Mode
 from ontoretrieve.engine.results import RetrieveResult
 from ontoretrieve.errors import OntoRetrieveError
-from ontoretrieve.query.documents import joined_documents
+from ontoretrieve.query.documents import document_id, joined_documents
 
 __all__ = ["AnnotateReport", "ChunkWorkers", "RowLine", "UnitLine", "annotate_chunk",
            "annotate_file", "ok_row", "parse_units", "row_lines"]
@@ -118,12 +118,13 @@ def parse_units(lines: Iterable[str]) -> Iterator[UnitLine]:
         if not isinstance(text, str):
             yield UnitLine(number, unit_id, None, f"line {number}: no \"text\" string")
             continue
-        doc_id = value.get("doc_id")
-        if doc_id is not None and not isinstance(doc_id, str | int):
-            yield UnitLine(number, unit_id, None, f"line {number}: \"doc_id\" must be a "
-                           f"string, not {type(doc_id).__name__}")
+        try:
+            doc_id = document_id(value.get("doc_id"))
+        except TypeError as exc:
+            yield UnitLine(number, unit_id, None,
+                           f"line {number}: \"doc_id\" must be a string, not {exc}")
             continue
-        yield UnitLine(number, unit_id, text, doc_id=None if doc_id is None else str(doc_id))
+        yield UnitLine(number, unit_id, text, doc_id=doc_id)
 
 
 def annotate_file(engine: Retrieving, units: Path, out: Path, *, tenant: str,

@@ -19,18 +19,24 @@ files) are paragraphs of one document, in the order given:
 
 >>> joined_documents([("d1", "Brown adipose tissue (BAT)."), (None, "x"), ("d1", "BAT.")])
 {'d1': 'Brown adipose tissue (BAT).\\n\\nBAT.'}
+>>> document_id(17), document_id(None)
+('17', None)
+>>> documents_per_text(["a", "b"], None)
+[None, None]
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from types import MappingProxyType
 
+from ontoretrieve.errors import OntoRetrieveError
 from ontoretrieve.index.mention_match import Abbreviations, document_abbreviations
 
-__all__ = ["DOCUMENT_HELP", "defined_in", "document_key", "joined_documents"]
+__all__ = ["DOCUMENT_HELP", "defined_in", "document_id", "document_key", "documents_per_text",
+           "joined_documents"]
 
 DOCUMENT_HELP = ("The whole text the text is part of (a paper, the text one of its "
                  "paragraphs): the abbreviations it defines are read in the text too "
@@ -65,3 +71,33 @@ def joined_documents(units: Iterable[tuple[str | None, str]]) -> dict[str, str]:
         if doc_id is not None:
             parts.setdefault(doc_id, []).append(text)
     return {doc_id: "\n\n".join(texts) for doc_id, texts in parts.items()}
+
+
+def document_id(value: object) -> str | None:
+    """A unit's ``doc_id`` as given in a units file: a string or a number (as its
+    string), or None for none.
+
+    Raises:
+        TypeError: any other value (the caller names the file and line).
+    """
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, int):
+        return str(value)
+    raise TypeError(type(value).__name__)
+
+
+def documents_per_text(texts: Sequence[str], documents: Sequence[str | None] | None
+                       ) -> list[str | None]:
+    """Each text's document (None: none; no list at all: none for every text).
+
+    Raises:
+        OntoRetrieveError: ``documents`` is one string, or not one per text.
+    """
+    if documents is None:
+        return [None] * len(texts)
+    if isinstance(documents, str) or len(documents) != len(texts):
+        given = "one string" if isinstance(documents, str) else f"{len(documents)} documents"
+        raise OntoRetrieveError(f"retrieve_many takes one document (or None) per text: "
+                                f"{given} for {len(texts)} texts")
+    return list(documents)

@@ -31,7 +31,7 @@ from ontoretrieve.index.mention_text import STOPWORDS
 from ontoretrieve.index.payload import evidence_from_payload
 from ontoretrieve.query.batch import NOTHING_PREPARED, PreparedQueries
 from ontoretrieve.query.confidence import confidence_model, in_confidence_order
-from ontoretrieve.query.documents import defined_in
+from ontoretrieve.query.documents import defined_in, documents_per_text
 from ontoretrieve.query.fusion import best_attainable, fuse_window
 from ontoretrieve.query.lanes import (
     LaneResults,
@@ -368,7 +368,7 @@ class SeedRetriever:
             text, s.windows, self.embedder.count_tokens, self.embedder.sequence_limit)[0]]
             for text in texts]
         spans = [self._span_words(text, scope, document) for text, scope, document in zip(
-            texts, scopes, documents or [None] * len(texts), strict=True)]
+            texts, scopes, documents_per_text(texts, documents), strict=True)]
         dense_texts = [t for ws in windows for t in ws] if active - {Lane.BM25} else []
         queries = list(dict.fromkeys(dense_texts + [w for ws in spans for w in ws]))
         prepared.add_dense(queries, self.embedder.embed_queries(queries))
