@@ -28,6 +28,7 @@ from ontoretrieve.catalog.reader import (
     StoreFailure,
     choose_versions,
 )
+from ontoretrieve.catalog.rows import CatalogRows
 from ontoretrieve.catalog.store import Catalog
 from ontoretrieve.context.budget import Packed, pack
 from ontoretrieve.context.builder import Namer, Subgraph
@@ -289,8 +290,26 @@ class Retriever:
             mode, self.token_budget(t, max_tokens), ontologies) is Mode.VECTOR]
         if not vector:
             return PreparedQueries()
-        return self.seed_retriever.prepare([t for t, _ in vector], [scope] * len(vector),
-                                           [d for _, d in vector])
+        prepared = self.seed_retriever.prepare([t for t, _ in vector], [scope] * len(vector),
+                                               [d for _, d in vector])
+        self._read_rows_ahead(prepared)
+        return prepared
+
+    def _read_rows_ahead(self, prepared: PreparedQueries) -> None:
+        """The catalog rows every prepared text's seeds will ask for, in one batch: each
+        text then reads the store only for a successor of a deprecated seed. A store
+        that fails here is asked again text by text (and each walks the degradation
+        chain as alone)."""
+        iris = sorted({e.iri for result in prepared.seeds.values() for e in result.seeds})
+        if not iris:
+            return
+        rows = prepared.catalog_rows()
+        try:
+            if DeprecatedSeeds(self.settings.seeds.deprecated) is not DeprecatedSeeds.KEEP:
+                rows.fact_rows(self.reader.store, iris, DEPRECATION_FACT_PREDICATES)
+            rows.reference_rows(self.reader.store, iris)
+        except StoreFailure as exc:
+            log.info("reading the batch's catalog rows failed, read per text: %s", exc)
 
     def _mode_of(self, mode: Mode, budget: int | None, ontologies: Sequence[str]) -> Mode:
         if mode is not Mode.AUTO:
@@ -464,12 +483,12 @@ class Retriever:
         warnings: list[str] = _weak_evidence(funnel)
         seeds = _usable_seeds(evidence, warnings)
         if DeprecatedSeeds(self.settings.seeds.deprecated) is not DeprecatedSeeds.KEEP:
-            seeds, evidence = self._current(seeds, evidence, warnings)
+            seeds, evidence = self._current(seeds, evidence, warnings, prepared.catalog_rows())
             if not seeds:
                 return _empty(mode, Diagnosis.ONLY_DEPRECATED_TERMS, funnel=funnel,
                               seconds=seconds, warnings=warnings)
         access = CatalogAccess()
-        read = self._read_catalog(seeds, evidence, access, warnings)
+        read = self._read_catalog(seeds, evidence, access, warnings, prepared.catalog_rows())
         if read is None:
             return self._atoms_context(mode, evidence, funnel, access, seconds, warnings)
         graph, versions, seeds, hashes = read
@@ -493,13 +512,14 @@ class Retriever:
                      warnings, seconds, reserve)
 
     def _current(self, seeds: list[ContextSeed], evidence: list[SeedEvidence],
-                 warnings: list[str]) -> tuple[list[ContextSeed], list[SeedEvidence]]:
+                 warnings: list[str], rows: CatalogRows | None = None
+                 ) -> tuple[list[ContextSeed], list[SeedEvidence]]:
         """The seeds with deprecated terms replaced or left out (``seeds.deprecated``), by
         one query over the seeds' own graphs; unchanged when the store cannot answer (the
         degradation chain below reports the store)."""
         try:
             facts = self.reader.facts([s.iri for s in seeds], DEPRECATION_FACT_PREDICATES,
-                                      self.reader.graphs_of(s.ontology for s in seeds))
+                                      self.reader.graphs_of(s.ontology for s in seeds), rows)
         except StoreFailure:
             return seeds, evidence
         return current_seeds(facts, seeds, evidence, self.settings.seeds.deprecated, warnings)
@@ -520,13 +540,13 @@ class Retriever:
         return result.seeds, result.funnel, result.reserve
 
     def _read_catalog(self, seeds: list[ContextSeed], evidence: Sequence[SeedEvidence],
-                      access: CatalogAccess, warnings: list[str]
+                      access: CatalogAccess, warnings: list[str], rows: CatalogRows | None = None
                       ) -> tuple[WorkingGraph, list[OntologyVersion], list[ContextSeed],
                                  list[str]] | None:
         """The working graph, down the degradation chain: targeted reads, then whole
         graphs; None when the store cannot be read at all (payloads only, then)."""
         try:
-            return self._working_graph(seeds, evidence, access, warnings)
+            return self._working_graph(seeds, evidence, access, warnings, rows)
         except StoreFailure as exc:
             access.failures.append(str(exc))
         try:
@@ -605,7 +625,8 @@ class Retriever:
         return context.model_copy(update=update)
 
     def _working_graph(self, seeds: list[ContextSeed], evidence: Sequence[SeedEvidence],
-                       access: CatalogAccess, warnings: list[str]
+                       access: CatalogAccess, warnings: list[str],
+                       rows: CatalogRows | None = None
                        ) -> tuple[WorkingGraph, list[OntologyVersion], list[ContextSeed],
                                   list[str]]:
         """Level 1 of the chain: version filter, targeted SELECT, merged or pushed-down graph."""
@@ -618,7 +639,7 @@ class Retriever:
         seeds = [ContextSeed(s.iri, s.score, s.rank, choice.mapping[s.ontology], s.origin,
                              s.role, s.via) for s in seeds if s.ontology in choice.mapping]
         hashes = choice.hashes
-        extra = self.reader.referenced_versions([s.iri for s in seeds], hashes, versions)
+        extra = self.reader.referenced_versions([s.iri for s in seeds], hashes, versions, rows)
         by_hash = {v.content_hash: v for v in versions}
         access.expanded_ontology_iris = list(dict.fromkeys(by_hash[h].ontology_iri
                                                            for h in extra))

@@ -25,7 +25,7 @@ An empty ``PreparedQueries`` (``NOTHING_PREPARED``) is the one-text path:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -36,14 +36,19 @@ from ontoretrieve.backends.vector_index import (
     SparseVector,
     VectorIndex,
 )
+from ontoretrieve.catalog.rows import CatalogRows
 from ontoretrieve.index.embed import DenseMatrix, Embedder
+from ontoretrieve.query.seed_result import SeedResult
 
-__all__ = ["NOTHING_PREPARED", "PreparedQueries", "SearchKey"]
+__all__ = ["NOTHING_PREPARED", "PreparedQueries", "SearchKey", "SeedKey", "seed_key"]
 
 V = TypeVar("V")
 
 SearchKey = tuple[Lane, int, tuple[str, ...] | None, str]
 """A lane search: (lane, depth, scope or None, the query's text)."""
+
+SeedKey = tuple[str, tuple[str, ...] | None, str | None]
+"""A text's seeds: (the text, its scope's content hashes sorted or None, its document)."""
 
 
 @dataclass(slots=True)
@@ -53,12 +58,21 @@ class PreparedQueries:
     dense: dict[str, DenseVector] = field(default_factory=dict)
     sparse: dict[str, SparseVector] = field(default_factory=dict)
     hits: dict[SearchKey, list[LaneHit]] = field(default_factory=dict)
+    seeds: dict[SeedKey, SeedResult] = field(default_factory=dict)
+    """Each text's seeds, found once its vectors and hits were (``SeedRetriever.prepare``)."""
+    catalog: CatalogRows = field(default_factory=CatalogRows)
+    """The store's rows about the seeds of every text, read in one batch
+    (``Retriever.prepare``): deprecation facts and class references."""
     frozen: bool = False
     """A frozen instance never stores what it computed (the shared empty one)."""
 
     def add_dense(self, texts: Sequence[str], vectors: DenseMatrix | Sequence[DenseVector]
                   ) -> None:
         self.dense.update(zip(texts, vectors, strict=True))
+
+    def catalog_rows(self) -> CatalogRows:
+        """The catalog rows to read through: the batch's, or a fresh one when frozen."""
+        return CatalogRows() if self.frozen else self.catalog
 
     def dense_queries(self, embedder: Embedder, texts: Sequence[str]) -> list[DenseVector]:
         """The dense query vectors of ``texts``, encoding only those not prepared."""
@@ -82,6 +96,15 @@ class PreparedQueries:
             searched = index.search(lane, batch, depth, scope)  # type: ignore[arg-type]
             found.update((keys[i], hits) for i, hits in zip(missing, searched, strict=True))
         return [found[key] for key in keys]
+
+
+def seed_key(text: str, scope: Collection[str] | None, document: str | None) -> SeedKey:
+    """What a text's seeds depend on besides the index: the text, the scope, the document.
+
+    >>> seed_key("a", {"h2", "h1"}, None)
+    ('a', ('h1', 'h2'), None)
+    """
+    return text, None if scope is None else tuple(sorted(scope)), document
 
 
 def _memoized(known: dict[str, V], frozen: bool, texts: Sequence[str],

@@ -15,7 +15,6 @@ import time
 from collections.abc import Callable, Collection, Mapping, Sequence
 
 import numpy as np
-from pydantic import BaseModel
 
 from ontoretrieve.backends.vector_index import DenseVector, Lane, LaneHit, VectorIndex
 from ontoretrieve.index.build import (
@@ -29,7 +28,7 @@ from ontoretrieve.index.mention_forms import FormKind
 from ontoretrieve.index.mention_match import Mention, MentionDictionary
 from ontoretrieve.index.mention_text import STOPWORDS
 from ontoretrieve.index.payload import evidence_from_payload
-from ontoretrieve.query.batch import NOTHING_PREPARED, PreparedQueries
+from ontoretrieve.query.batch import NOTHING_PREPARED, PreparedQueries, seed_key
 from ontoretrieve.query.confidence import confidence_model, in_confidence_order
 from ontoretrieve.query.documents import defined_in, documents_per_text
 from ontoretrieve.query.fusion import best_attainable, fuse_window
@@ -60,6 +59,7 @@ from ontoretrieve.query.mention_lane import (
     usable,
     window_hits,
 )
+from ontoretrieve.query.seed_result import SeedResult
 from ontoretrieve.query.selection import (
     Seed,
     cap_never_binds,
@@ -88,17 +88,6 @@ _SPAN_DEPTH = 3
 
 _RESERVE = 64
 """Candidates beyond the cut a result keeps in order."""
-
-
-class SeedResult(BaseModel):
-    """Ranked seeds of one text, with their evidence, the funnel and stage timings."""
-
-    seeds: list[SeedEvidence]
-    funnel: SeedFunnel
-    seconds: dict[str, float]
-    reserve: list[str] = []
-    """Up to 64 candidate terms the cut left out, best first (merged fused score): the
-    order in which a budget adds the pool's other terms after the seeds."""
 
 
 class SeedRetriever:
@@ -201,6 +190,9 @@ class SeedRetriever:
         the mentions and the lexical rules to those ontology versions. What a batch
         ``prepared`` (``prepare``) is taken from it: the same seeds, sooner.
         ``document``: the whole text ``text`` comes from (``mentions``)."""
+        found = prepared.seeds.get(seed_key(text, scope, document))
+        if found is not None:
+            return found
         s = self.settings
         if not has_words(text):  # blanks, NUL, punctuation or emoji alone name nothing
             return SeedResult(seeds=[], funnel=_no_funnel(), seconds={})
@@ -358,7 +350,9 @@ class SeedRetriever:
         ``seeds(texts[i], scopes[i], prepared, document=documents[i])`` then gives
         exactly the seeds ``seeds(texts[i], scopes[i], document=documents[i])``
         gives. Dense spans are prepared from the mentions before sense picking; a
-        span that picking changes is computed when asked.
+        span that picking changes is computed when asked. The seeds themselves are
+        then found text by text and kept (``PreparedQueries.seeds``), so that the
+        catalog rows of all of them can be read in one batch.
         """
         s = self.settings
         prepared = PreparedQueries()
@@ -382,6 +376,11 @@ class SeedRetriever:
             self._prepare_searches(prepared, scope, [windows[i] for i in members],
                                    [sparse_of[i] for i in members],
                                    [spans[i] for i in members], active, depth)
+        for text, scoped, document in zip(texts, scopes, documents_per_text(texts, documents),
+                                          strict=True):
+            key = seed_key(text, scoped, document)
+            if key not in prepared.seeds:
+                prepared.seeds[key] = self.seeds(text, scoped, prepared, document=document)
         return prepared
 
     def _prepare_searches(self, prepared: PreparedQueries, scope: tuple[str, ...] | None,

@@ -133,6 +133,32 @@ def test_a_batch_encodes_and_searches_once_per_kind(engine: Engine,
     assert calls.count("search") <= 4
 
 
+def test_a_batch_asks_the_store_about_its_seeds_once(engine: Engine,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    # Deprecation facts and class references are read for the seeds of every text of
+    # the batch together: two SELECTs, where a loop asks two a text.
+    retriever = engine._retriever(engine._tenant("default"))
+    store = retriever.reader.store
+    selects: list[str] = []
+    select = store.select
+
+    def counting_select(query: str) -> object:
+        selects.append(query)
+        return select(query)
+
+    monkeypatch.setattr(store, "select", counting_select)
+    texts = [t for t in dict.fromkeys(TEXTS) if t.strip() and t != "asdfghjkl"]
+    engine.cache.clear("default")
+    singles = [engine.retrieve(text, mode="vector") for text in texts]
+    alone = len(selects)
+    assert alone >= 2 * len(texts)
+    selects.clear()
+    engine.cache.clear("default")
+    for one, other in zip(singles, engine.retrieve_many(texts, mode="vector"), strict=True):
+        _same(one, other)
+    assert len(selects) == 2, selects
+
+
 def _units_file(path: Path, texts: list[str], *, bad: bool = False) -> Path:
     lines = [json.dumps({"id": f"u{i}", "text": t}) for i, t in enumerate(texts)]
     if bad:
