@@ -269,7 +269,8 @@ class Retriever:
         """The contexts of many texts, equal to ``retrieve`` of each (with
         ``documents[i]`` as ``texts[i]``'s document), sooner: the query vectors and lane
         hits of all of them are computed in one batch per kind
-        (``SeedRetriever.prepare``), the rest text by text."""
+        (``SeedRetriever.prepare``), then their seeds, and the store's rows about all
+        the seeds in one batch (``CatalogRows``); the rest text by text."""
         of = documents_per_text(texts, documents)
         prepared = self.prepare(texts, mode, ontologies, max_tokens, of)
         return [self.retrieve(text, mode, ontologies, max_tokens, count_tokens,
@@ -279,9 +280,9 @@ class Retriever:
     def prepare(self, texts: Sequence[str], mode: Mode = Mode.AUTO,
                 ontologies: Sequence[str] = (), max_tokens: int | None = None,
                 documents: Sequence[str | None] | None = None) -> PreparedQueries:
-        """The batch part of ``retrieve_many``: query vectors and lane hits of the texts
-        that take the vector path (nothing for the other modes); ``documents[i]`` is
-        ``texts[i]``'s document."""
+        """The batch part of ``retrieve_many``: query vectors, lane hits, seeds and the
+        store's rows about the seeds, of the texts that take the vector path (nothing
+        for the other modes); ``documents[i]`` is ``texts[i]``'s document."""
         scope = self.state.named(ontologies) if ontologies else None
         if scope is not None and not scope:
             return PreparedQueries()

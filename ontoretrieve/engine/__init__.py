@@ -330,9 +330,11 @@ class Engine:
         (with ``documents[i]``, when given, as ``texts[i]``'s document).
 
         Faster than a loop over ``retrieve``: the query vectors and lane hits of
-        every text not already cached are computed in one batch per kind; the
-        catalog reads and the subgraphs stay per text. Give a few hundred texts
-        per call (the batch's vectors and hits are held until it returns).
+        every text not already cached are computed in one batch per kind, and the
+        store is asked about the seeds of all of them at once (deprecations and
+        class references: two SELECTs a batch, two a text in a loop); the
+        subgraphs and budgets stay per text. Give a few hundred texts per call
+        (the batch's vectors, hits and seeds are held until it returns).
 
         Raises:
             TextTooLongError: a text or a document is over ``server.max_text_chars``
