@@ -16,7 +16,6 @@ it with ``oxigraph serve-read-only --location COPY``).
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import time
 from collections import Counter
@@ -24,6 +23,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+from common import emit, stamp
 
 from ontoretrieve import Engine, load_settings
 from ontoretrieve.bench.compare import read_jsonl
@@ -72,7 +73,7 @@ def main() -> None:
     texts = [str(r["text"]) for r in rows[:args.batch + args.count]]
     store = ({"backend": "sparql", "query_url": args.query_url} if args.query_url else {})
     settings = load_settings(data_dir=args.data_dir, store=store)
-    report: dict[str, Any] = {"units": args.count, "batch_size": args.batch,
+    report: dict[str, Any] = {**stamp(), "units": args.count, "batch_size": args.batch,
                               "store": args.query_url or "embedded"}
     with Engine.open(settings) as engine:
         retriever = engine._retriever(engine._tenant("default"))
@@ -93,10 +94,7 @@ def main() -> None:
                 "query_ms_per_unit": round(1000 * sum(seconds.values()) / len(measured), 2),
                 "ms_per_unit": round(1000 * wall / len(measured), 1),
                 "by_kind": {k: calls[k] for k in sorted(calls)}}
-    text = json.dumps(report, indent=2)
-    print(text)
-    if args.out:
-        args.out.write_text(text + "\n", encoding="utf-8")
+    emit(report, args.out)
 
 
 if __name__ == "__main__":
