@@ -269,7 +269,7 @@ class CatalogReader:
         """Versions declaring classes the terms point to by subClassOf, domain or range,
         in the order of the terms that point to them.
 
-        One SELECT over the terms ``rows`` (a batch's, ``CatalogRows``) lacks;
+        One SELECT per 400 of the terms ``rows`` (a batch's, ``CatalogRows``) lacks;
         raises the store's error on failure.
         """
         if not iris:
@@ -285,7 +285,7 @@ class CatalogReader:
               rows: CatalogRows | None = None
               ) -> dict[str, list[tuple[str, ox.NamedNode | ox.BlankNode | ox.Literal]]]:
         """Per IRI, its (predicate, object) statements with one of ``predicates`` in one of
-        ``graphs`` (named graph IRIs), in a canonical order. One SELECT over the IRIs
+        ``graphs`` (named graph IRIs), in a canonical order. One SELECT per 400 of the IRIs
         ``rows`` (a batch's, ``CatalogRows``) lacks; raises the store's error on failure."""
         if not iris:
             return {}

@@ -13,9 +13,9 @@ A term's rows are kept in a canonical order (graphs, predicate, object), so the
 answer a text gets does not depend on which other terms were asked with it:
 
 >>> rows = CatalogRows()
->>> rows.facts[("p",)] = {"urn:a": [("g", "p", ox.Literal("true"))]}
->>> rows.fact_rows(None, ["urn:a"], ["p"])  # known: nothing asked of the store
-{'urn:a': [('g', 'p', <Literal value=true datatype=<NamedNode value=http://www.w3.org/2001/XMLSchema#string>>)]}
+>>> rows.facts[("p",)] = {"urn:a": [("g", "p", ox.NamedNode("urn:b"))]}
+>>> rows.fact_rows(None, ["urn:a", "urn:a"], ["p"])  # known: nothing asked of the store
+{'urn:a': [('g', 'p', <NamedNode value=urn:b>)]}
 """
 
 from __future__ import annotations

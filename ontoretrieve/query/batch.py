@@ -1,14 +1,17 @@
-"""Query vectors and lane hits of many texts, computed in one batch, served to the one-text path.
+"""Query vectors, lane hits and seeds of many texts, computed in one batch, served to the
+one-text path.
 
-Retrieving a corpus one text at a time pays the encoder's and the vector
-index's per-call costs once per text. ``PreparedQueries`` holds what a batch
-computed ahead (dense and sparse query vectors by query text, lane hits by
-lane, depth, scope and query text); the one-text path asks it first and
+Retrieving a corpus one text at a time pays the encoder's, the vector
+index's and the store's per-call costs once per text. ``PreparedQueries``
+holds what a batch computed ahead (dense and sparse query vectors by query
+text, lane hits by lane, depth, scope and query text, each text's seeds, and
+the store's rows about all the seeds); the one-text path asks it first and
 computes only what it lacks, so a batch runs exactly the code a single
 retrieval runs, on the same numbers. The same numbers because a query's
 vector does not depend on the batch it was encoded in (bit for bit, tested
-in tests/integration/test_batch.py) and a query's hits do not depend on the
-other queries of a search batch.
+in tests/integration/test_batch.py), a query's hits do not depend on the
+other queries of a search batch, and a term's store rows do not depend on
+the other terms read with them (``catalog/rows.py``).
 
 An empty ``PreparedQueries`` (``NOTHING_PREPARED``) is the one-text path:
 
