@@ -305,9 +305,9 @@ class CatalogReader:
         """
         by_graph = _by_graph(self.versions())
         found: dict[str, list[str]] = {}
-        for chunk in _batches(sorted(set(iris)), batch):
+        for chunk in sparql.chunks(sorted(set(iris)), batch):
             query = ("SELECT DISTINCT ?s ?g WHERE { "
-                     f"VALUES ?s {{ {' '.join(sparql.iri(i) for i in chunk)} }} "
+                     f"VALUES ?s {{ {sparql.iris(chunk)} }} "
                      "GRAPH ?g { ?s ?p ?o . } }")
             for row in self.store.select(query):
                 graph = row["g"].value if "g" in row else None
@@ -363,10 +363,10 @@ class CatalogReader:
                 f"{sparql.iri(RDFS_DOMAIN)}, {sparql.iri(RDFS_RANGE)})) }}"
                 if level == 0 else "")
             found: list[str] = []
-            for batch in _batches(frontier, 400):
+            for batch in sparql.chunks(frontier, 400):
                 query = (
                     f"SELECT DISTINCT ?n WHERE {{ "
-                    f"VALUES ?s {{ {' '.join(sparql.iri(i) for i in batch)} }} "
+                    f"VALUES ?s {{ {sparql.iris(batch)} }} "
                     "GRAPH ?g { { ?s ?p ?n } UNION { ?s ?p ?b . ?b ?q ?n . FILTER(isBlank(?b)) } "
                     f"{incoming} }} FILTER(?g IN ({graphs})) FILTER(isIRI(?n)) }}")
                 found.extend(row["n"].value for row in self.store.select(query) if "n" in row)
@@ -374,7 +374,7 @@ class CatalogReader:
                         if n not in nodes and not is_standard(ox.NamedNode(n))]
             nodes.update(dict.fromkeys(frontier))
         triples: list[ox.Triple] = []
-        for batch in _batches(list(nodes), 300):
+        for batch in sparql.chunks(list(nodes), 300):
             triples.extend(self.store.construct(_neighbourhood_construct(batch, graphs)))
         access.context_mode = "sparql_candidate"
         return _split_by_owner(triples, owners)
@@ -394,7 +394,7 @@ def _neighbourhood_construct(subjects: Sequence[str], graphs: str) -> str:
     return (
         f"CONSTRUCT {{ ?s ?p ?o . ?s ?p ?b1 . ?b1 ?p2 ?o2 . ?o2 ?p3 ?o3 . ?o3 ?p4 ?o4 . "
         f"?s {sparql.iri(OWNER_PREDICATE)} ?g }} WHERE {{ "
-        f"VALUES ?s {{ {' '.join(sparql.iri(i) for i in subjects)} }} "
+        f"VALUES ?s {{ {sparql.iris(subjects)} }} "
         "{ GRAPH ?g { ?s ?p ?o } } "
         f"UNION {{ GRAPH ?g {{ ?s ?p ?b1 . {blank} }} }} "
         f"UNION {{ GRAPH ?g {{ ?s ?p ?b1 . {deeper} }} }} "
@@ -434,8 +434,3 @@ def _by_graph(versions: Iterable[OntologyVersion]) -> dict[str, list[str]]:
         for graph in version.named_graphs:
             found.setdefault(graph, []).append(version.content_hash)
     return found
-
-
-def _batches(items: Sequence[str], size: int) -> Iterable[Sequence[str]]:
-    for start in range(0, len(items), size):
-        yield items[start:start + size]

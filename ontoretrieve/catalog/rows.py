@@ -63,7 +63,7 @@ class CatalogRows:
         known = self.facts.setdefault(tuple(predicates), {})
         missing = [i for i in dict.fromkeys(iris) if i not in known]
         if missing and store is not None:
-            for chunk in _chunks(missing):
+            for chunk in sparql.chunks(missing, _CHUNK):
                 known.update(_fact_rows(store, chunk, predicates))
         return {i: known.get(i, []) for i in dict.fromkeys(iris)}
 
@@ -73,7 +73,7 @@ class CatalogRows:
         raises the store's error on failure, keeping what was read before."""
         missing = [i for i in dict.fromkeys(iris) if i not in self.references]
         if missing and store is not None:
-            for chunk in _chunks(missing):
+            for chunk in sparql.chunks(missing, _CHUNK):
                 self.references.update(_reference_rows(store, chunk))
         return {i: self.references.get(i, []) for i in dict.fromkeys(iris)}
 
@@ -83,7 +83,7 @@ def _fact_rows(store: TripleStore, iris: Sequence[str], predicates: Sequence[str
     # One VALUES block, predicates filtered: a second VALUES block makes Oxigraph join
     # the blocks first (1-6 s instead of milliseconds).
     query = ("SELECT ?s ?p ?o ?g WHERE { "
-             f"VALUES ?s {{ {' '.join(sparql.iri(i) for i in iris)} }} "
+             f"VALUES ?s {{ {sparql.iris(iris)} }} "
              "GRAPH ?g { ?s ?p ?o . } "
              f"FILTER(?p IN ({', '.join(sparql.iri(p) for p in predicates)})) }}")
     found: dict[str, list[FactRow]] = {i: [] for i in iris}
@@ -101,7 +101,7 @@ def _reference_rows(store: TripleStore, iris: Sequence[str]) -> dict[str, list[R
     # join the blocks first (1-6 s instead of 7 ms).
     query = (
         "SELECT DISTINCT ?s ?src ?g WHERE { "
-        f"VALUES ?s {{ {' '.join(sparql.iri(i) for i in iris)} }} "
+        f"VALUES ?s {{ {sparql.iris(iris)} }} "
         "GRAPH ?src { ?s ?p ?c . } "
         f"FILTER(?p IN ({sparql.iri(RDFS_SUBCLASS_OF)}, {sparql.iri(RDFS_DOMAIN)}, "
         f"{sparql.iri(RDFS_RANGE)})) FILTER(isIRI(?c)) "
@@ -125,8 +125,3 @@ def _in_order(rows: Iterable[FactRow]) -> list[FactRow]:
 
 def _kind(value: FactObject) -> int:
     return 0 if isinstance(value, ox.NamedNode) else 1 if isinstance(value, ox.Literal) else 2
-
-
-def _chunks(items: Sequence[str]) -> Iterable[Sequence[str]]:
-    for start in range(0, len(items), _CHUNK):
-        yield items[start:start + _CHUNK]

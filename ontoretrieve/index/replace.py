@@ -140,8 +140,7 @@ def _stored_points(index: VectorIndex, terms: Sequence[str], base: IndexedOntolo
     reads = base.reads(base_hash)
     hidden = {i for ids in base.hidden.values() for i in ids}
     found: dict[str, AtomPayload] = {}
-    for start in range(0, len(terms), _CHUNK):
-        chunk = terms[start:start + _CHUNK]
+    for chunk in sparql.chunks(terms, _CHUNK):
         for payload in index.matching("iri", chunk, limit=4 * len(chunk),
                                       ontology_hashes=reads, hidden=hidden):
             found.setdefault(payload["iri"], payload)
@@ -221,8 +220,8 @@ def read_neighbourhood(store: TripleStore, graphs: Sequence[str], terms: Sequenc
     incoming: list[ox.Triple] = []
     predicates: set[str] = set()
     named = [sparql.iri(graph) for graph in graphs]
-    for chunk in _chunks(terms):
-        values = " ".join(sparql.iri(t) for t in chunk)
+    for chunk in sparql.chunks(terms, _CHUNK):
+        values = sparql.iris(chunk)
         for g in named:
             _read_outgoing(store, g, values, outgoing, restrictions)
         for g in named:
@@ -238,12 +237,12 @@ def read_neighbourhood(store: TripleStore, graphs: Sequence[str], terms: Sequenc
     mentioned |= {v for t in incoming if isinstance(t.subject, ox.NamedNode)
                   for v in (t.subject.value, t.predicate.value)}
     names: list[ox.Triple] = []
-    wanted = " ".join(sparql.iri(p) for p in naming)
-    for chunk in _chunks(sorted(mentioned)):
+    wanted = sparql.iris(naming)
+    for chunk in sparql.chunks(sorted(mentioned), _CHUNK):
         for g in named:
             names.extend(_triples(store.select(
                 f"SELECT ?s ?p ?o WHERE {{ GRAPH {g} {{ VALUES ?s {{ "
-                f"{' '.join(sparql.iri(t) for t in chunk)} }} VALUES ?p {{ {wanted} }} "
+                f"{sparql.iris(chunk)} }} VALUES ?p {{ {wanted} }} "
                 f"?s ?p ?o }} }}")))
     return TermNeighbourhood(outgoing, incoming, restrictions, names, frozenset(predicates))
 
@@ -268,7 +267,3 @@ def _read_outgoing(store: TripleStore, g: str, values: str, outgoing: list[ox.Tr
 def _triples(rows: Iterable[dict[str, ox.NamedNode | ox.BlankNode | ox.Literal]]
              ) -> list[ox.Triple]:
     return [ox.Triple(row["s"], row["p"], row["o"]) for row in rows]  # type: ignore[arg-type]
-
-
-def _chunks(items: Sequence[str]) -> Iterable[Sequence[str]]:
-    return (items[i:i + _CHUNK] for i in range(0, len(items), _CHUNK))

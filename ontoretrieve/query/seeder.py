@@ -190,7 +190,7 @@ class SeedRetriever:
         the mentions and the lexical rules to those ontology versions. What a batch
         ``prepared`` (``prepare``) is taken from it: the same seeds, sooner.
         ``document``: the whole text ``text`` comes from (``mentions``)."""
-        found = prepared.seeds.get(seed_key(text, scope, document))
+        found = prepared.seeds.get(seed_key(text, scope, document)) if prepared.seeds else None
         if found is not None:
             return found
         s = self.settings
@@ -345,7 +345,8 @@ class SeedRetriever:
 
     def prepare(self, texts: Sequence[str], scopes: Sequence[Collection[str] | None],
                 documents: Sequence[str | None] | None = None) -> PreparedQueries:
-        """The query vectors and lane hits of many texts, each kind in one batch.
+        """The query vectors and lane hits of many texts, each kind in one batch, then
+        their seeds.
 
         ``seeds(texts[i], scopes[i], prepared, document=documents[i])`` then gives
         exactly the seeds ``seeds(texts[i], scopes[i], document=documents[i])``
@@ -361,8 +362,9 @@ class SeedRetriever:
         windows = [[w.text for w in make_windows_with_metrics(
             text, s.windows, self.embedder.count_tokens, self.embedder.sequence_limit)[0]]
             for text in texts]
-        spans = [self._span_words(text, scope, document) for text, scope, document in zip(
-            texts, scopes, documents_per_text(texts, documents), strict=True)]
+        of = documents_per_text(texts, documents)
+        spans = [self._span_words(text, scope, document)
+                 for text, scope, document in zip(texts, scopes, of, strict=True)]
         dense_texts = [t for ws in windows for t in ws] if active - {Lane.BM25} else []
         queries = list(dict.fromkeys(dense_texts + [w for ws in spans for w in ws]))
         prepared.add_dense(queries, self.embedder.embed_queries(queries))
@@ -376,8 +378,7 @@ class SeedRetriever:
             self._prepare_searches(prepared, scope, [windows[i] for i in members],
                                    [sparse_of[i] for i in members],
                                    [spans[i] for i in members], active, depth)
-        for text, scoped, document in zip(texts, scopes, documents_per_text(texts, documents),
-                                          strict=True):
+        for text, scoped, document in zip(texts, scopes, of, strict=True):
             key = seed_key(text, scoped, document)
             if key not in prepared.seeds:
                 prepared.seeds[key] = self.seeds(text, scoped, prepared, document=document)
