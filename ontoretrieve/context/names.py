@@ -133,12 +133,13 @@ def _spelled(text: str) -> str:
     return _NOT_ALPHANUMERIC.sub("", text.casefold())
 
 
-_WORDS = re.compile(r"[A-Za-z]+(?:[_-]?[A-Za-z]+)*")
+_SEPARATOR = re.compile(r"[_-]")
 
 
 def reads_as_words(subject: ox.NamedNode) -> bool:
     """The IRI's local name is words of letters ("MozzarellaTopping", "hasTopping",
     "spatial_relation"), which Turtle shows as it is: not a code ("GO_0010467", "DAY").
+    Words are runs of ASCII letters, one "_" or "-" between two of them.
 
     >>> pizza = "http://www.co-ode.org/ontologies/pizza/pizza.owl#"
     >>> [reads_as_words(ox.NamedNode(pizza + local)) for local in ("MozzarellaTopping",
@@ -147,10 +148,16 @@ def reads_as_words(subject: ox.NamedNode) -> bool:
     >>> [reads_as_words(ox.NamedNode(iri)) for iri in ("http://purl.obolibrary.org/obo/GO_0010467",
     ...  "http://qudt.org/vocab/unit/DAY")]
     [False, False]
+
+    Linear in the name: a name of 40 letters and a digit ("...Specification2") is as
+    quick as any (a pattern with a nested optional separator took seconds, then hours).
+
+    >>> reads_as_words(ox.NamedNode("http://x/" + "hasEligibleQuantity" * 3 + "2"))
+    False
     """
     local = subject.value[len(namespace_of(subject.value)):]
-    return (len(local) >= 3 and _WORDS.fullmatch(local) is not None
-            and any(c.islower() for c in local))
+    return (len(local) >= 3 and any(c.islower() for c in local)
+            and all(word.isascii() and word.isalpha() for word in _SEPARATOR.split(local)))
 
 
 def iri_words_name(subject: ox.NamedNode, labels: Iterable[object],
