@@ -113,6 +113,16 @@ class MentionStore:
             if path != self._forms_path(content_hash):
                 path.unlink(missing_ok=True)
 
+    def _remove_older_schemes(self) -> None:
+        """Drop the keys files of this store's forms made under another match scheme: a
+        release that changes the scheme makes every version's keys again, and the old
+        files (a version's are 2-40 MB) would stay for good. Called when a dictionary
+        was just built, so the versions it read have their keys under this scheme."""
+        current = f"-{self.key}-{MATCH_SCHEME}.keys.pickle"
+        for path in self.folder.glob(f"*-{self.key}-*.keys.pickle"):
+            if not path.name.endswith(current):
+                path.unlink(missing_ok=True)
+
     def _keys_path(self, content_hash: str) -> Path:
         return self.folder / f"{content_hash}-{self.key}-{MATCH_SCHEME}.keys.pickle"
 
@@ -183,6 +193,7 @@ class MentionStore:
             for old in self.folder.glob("dictionary-*.pickle"):
                 if old != path:
                     old.unlink(missing_ok=True)
+            self._remove_older_schemes()
         except OSError as exc:  # a read-only data dir still answers, it only rebuilds
             self._cannot_keep("the mention dictionary", exc)
         return built

@@ -913,6 +913,22 @@ def test_a_dictionary_built_while_forms_are_missing_is_not_cached(tmp_path) -> N
     assert names(store.dictionary(["h1"]).find("a cell")) == ["cell"]
 
 
+def test_a_new_dictionary_drops_the_keys_files_of_older_match_schemes(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from ontoretrieve.index.mention_forms import TermForms
+    from ontoretrieve.index.mention_keys import MATCH_SCHEME
+    from ontoretrieve.index.mention_store import MentionStore
+
+    store = MentionStore(tmp_path, "k1")
+    store.write("h1", [TermForms(X + "cell", (("cell", "label"),))])
+    older = tmp_path / "h1-k1-mm-0.keys.pickle"  # as an earlier release left it
+    other_forms = tmp_path / "h2-k2-mm-0.keys.pickle"  # another forms key: not this store's
+    older.write_bytes(b"stale")
+    other_forms.write_bytes(b"not ours")
+    assert names(store.dictionary(["h1"]).find("a cell")) == ["cell"]
+    assert sorted(p.name for p in tmp_path.glob("*.keys.pickle")) == [
+        f"h1-k1-{MATCH_SCHEME}.keys.pickle", "h2-k2-mm-0.keys.pickle"]
+
+
 def test_a_damaged_embedding_cache_is_set_aside_not_fatal(tmp_path) -> None:  # type: ignore[no-untyped-def]
     import numpy as np
 
