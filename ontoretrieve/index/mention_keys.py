@@ -31,8 +31,10 @@ from ontoretrieve.index.mention_text import (
     is_stopword_phrase,
     may_be_noun,
     root_word,
+    token_texts,
     tokenize,
     verb_forms,
+    word_texts,
 )
 from ontoretrieve.index.noun_verbs import noun_verbs
 
@@ -215,8 +217,7 @@ def _acronym_heads(term: TermForms) -> list[KeyedForm]:
                 if k in NAMING_KINDS and 3 <= len(f) <= 6 and f.isalpha() and f.isupper()]
     if not acronyms:
         return []
-    named = [[t.text for t in tokenize(f) if t.is_word] for f, k in term.forms
-             if k in NAMING_KINDS]
+    named = [word_texts(f) for f, k in term.forms if k in NAMING_KINDS]
     found: list[KeyedForm] = []
     for acronym, kind in acronyms:
         for words in named:
@@ -419,7 +420,7 @@ def genus_dropped_keys(keyed: Sequence[KeyedForm]) -> list[KeyedForm]:
         if shorter in every_key:
             continue
         for iri, form in holders:
-            said = [t.text for t in tokenize(form) if t.is_word]
+            said = word_texts(form)
             if len(said) == len(words) and may_be_noun(said[-2]):
                 by_shorter.setdefault(shorter, []).append(
                     ("folded", shorter, iri, form, FormKind.ELLIPTIC.value))
@@ -493,7 +494,7 @@ def _noun_compound(form: str, key_words: Sequence[str]) -> bool:
     """Whether a name is a compound of content words, each of three letters or more
     ("retinal ganglion cell"), whose words are its key's ("regulation of growth",
     "joule per kilogram" are phrases; "T-cell receptor" keys no word for "T")."""
-    said = [t.text.casefold() for t in tokenize(form) if t.is_word]
+    said = [word.casefold() for word in word_texts(form)]
     return len(said) == len(key_words) and all(
         word.isalpha() and len(word) >= 3 and word not in STOPWORDS
         and word not in _LINKING_WORDS for word in said)
@@ -530,4 +531,4 @@ def _class_shaped(form: str) -> bool:
     """A local name written as a class's, capitalized words of letters ("Mozzarella
     Topping"): a relation's is a verb phrase ("has Start Selector") and names no species
     of its last word."""
-    return form[:1].isupper() and all(t.is_word and t.text.isalpha() for t in tokenize(form))
+    return form[:1].isupper() and all(t.isalpha() for t in token_texts(form))
