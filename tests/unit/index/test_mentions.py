@@ -18,7 +18,15 @@ from ontoretrieve.index.mention_match import (
     abbreviations,
     document_abbreviations,
 )
-from ontoretrieve.index.mention_text import exact_key, fold_word, may_derive, root_word, tokenize
+from ontoretrieve.index.mention_text import (
+    exact_key,
+    fold_word,
+    may_derive,
+    root_word,
+    token_texts,
+    tokenize,
+    word_texts,
+)
 from ontoretrieve.index.pertainyms import pertainym_nouns
 from ontoretrieve.index.prefixes import prefix_base
 from ontoretrieve.query.fusion import LaneEvidence
@@ -940,6 +948,15 @@ def test_a_damaged_embedding_cache_is_set_aside_not_fatal(tmp_path) -> None:  # 
     cache.put_dense(["a"], np.ones((1, 2), dtype=np.float32))
     assert list(cache.dense(["a"])) == ["a"]
     assert [p.name.split(".damaged-")[0] for p in tmp_path.glob("*.damaged-*")] == ["m.sqlite"]
+
+
+@given(st.text(alphabet="aZ5 -_/.(\n\u00ad\ufb01\u00e9\u0301\u03b2\u2010", max_size=24))
+def test_token_texts_are_the_texts_of_the_tokens(text: str) -> None:
+    # The quick path (ASCII on one line) and the full one agree with tokenize on
+    # every text: line-end hyphens, soft hyphens, ligatures, accents, Greek.
+    tokens = tokenize(text)
+    assert token_texts(text) == [t.text for t in tokens]
+    assert word_texts(text) == [t.text for t in tokens if t.is_word]
 
 
 SPAN = st.tuples(st.integers(0, 12), st.integers(1, 6)).map(lambda p: (p[0], p[0] + p[1]))
