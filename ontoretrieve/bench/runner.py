@@ -43,6 +43,7 @@ from ontoretrieve.errors import OntoRetrieveError
 from ontoretrieve.index.build import configured_fingerprint
 from ontoretrieve.index.state import ontology_names
 from ontoretrieve.query.batch import NOTHING_PREPARED, PreparedQueries
+from ontoretrieve.rdf import sparql
 from ontoretrieve.rdf.graph_index import Role, RoleTable, role_of
 from ontoretrieve.records import OntologyVersion
 from ontoretrieve.settings import Settings, profile_path
@@ -403,9 +404,8 @@ def readable_iris(reader: CatalogReader, iris: Sequence[str], label_predicates: 
         return set()
     graphs = catalog_graphs(reader) if graphs is None else graphs
     labelled: dict[str, list[object]] = {}
-    for start in range(0, len(iris), batch):
-        for iri, facts in reader.facts(iris[start:start + batch], label_predicates,
-                                       graphs).items():
+    for chunk in sparql.chunks(iris, batch):
+        for iri, facts in reader.facts(chunk, label_predicates, graphs).items():
             labelled.setdefault(iri, []).extend(o for _, o in facts)
     return {iri for iri in iris if iri not in labelled or _reads_without(
         ox.NamedNode(iri), labelled[iri], accepted)}

@@ -237,13 +237,13 @@ class ProposalRunner:
     def _types(self, iris: Sequence[str], graphs: set[str]) -> list[ox.Triple]:
         """rdf:type statements of ``iris`` in ``graphs`` (the other ontologies read)."""
         found: list[ox.Triple] = []
-        for start in range(0, len(iris), 400):
-            chunk = [i for i in iris[start:start + 400] if _usable(i)]
+        for batch in sparql.chunks(iris, 400):
+            chunk = [i for i in batch if _usable(i)]
             if not chunk:
                 continue
             rows = self.store.select(
                 f"SELECT DISTINCT ?s ?t ?g WHERE {{ VALUES ?s {{ "
-                f"{' '.join(sparql.iri(i) for i in chunk)} }} GRAPH ?g {{ ?s "
+                f"{sparql.iris(chunk)} }} GRAPH ?g {{ ?s "
                 f"{sparql.iri(RDF_TYPE)} ?t }} FILTER(isIRI(?t)) }}")
             found.extend(ox.Triple(row["s"], RDF_TYPE_NODE, row["t"]) for row in rows  # type: ignore[arg-type]
                          if row["g"].value in graphs)

@@ -47,7 +47,7 @@ def iri(value: str) -> str:
 
 
 def iris(values: Iterable[str]) -> str:
-    """IRIs as the inside of a VALUES block or an IN list: ``<a> <b>``.
+    """IRIs as the inside of a VALUES block: ``<a> <b>`` (an IN list needs commas).
 
     >>> iris(["urn:a", "urn:b"])
     '<urn:a> <urn:b>'
