@@ -24,6 +24,7 @@ import pyoxigraph as ox
 from ontoretrieve.catalog.entities import entity_problem
 from ontoretrieve.errors import CatalogParseError, CatalogPathError
 from ontoretrieve.rdf.canonical import graph_hash
+from ontoretrieve.rdf.graph_index import Statement
 from ontoretrieve.rdf.vocab import (
     OWL_IMPORTS,
     OWL_ONTOLOGY_NODE,
@@ -182,13 +183,14 @@ class Identity:
     warnings: list[str] = field(default_factory=list)
 
 
-def identify(triples: list[ox.Triple], name: str) -> Identity:
+def identify(triples: Sequence[ox.Triple] | Sequence[Statement], name: str) -> Identity:
     """The ontology IRI and version of a parsed file.
 
     The IRI is the owl:Ontology subject; with several, the one no other
     imports (then the smallest); with none, one derived from ``name``
     (``vocab.derived_ontology_iri``) (the file's path without extension). The version is
-    owl:versionIRI, else owl:versionInfo.
+    owl:versionIRI, else owl:versionInfo. ``triples`` may be statements (an applied
+    version's, which are never made into triples).
 
     >>> o = ox.NamedNode("http://x/o")
     >>> t = [ox.Triple(o, RDF_TYPE_NODE, OWL_ONTOLOGY_NODE),
@@ -199,26 +201,26 @@ def identify(triples: list[ox.Triple], name: str) -> Identity:
     True
     """
     headers = sorted(
-        {t.subject.value for t in triples
-         if t.predicate == RDF_TYPE_NODE and t.object == OWL_ONTOLOGY_NODE
-         and isinstance(t.subject, ox.NamedNode)}
+        {t[0].value for t in triples
+         if t[1] == RDF_TYPE_NODE and t[2] == OWL_ONTOLOGY_NODE
+         and isinstance(t[0], ox.NamedNode)}
     )
     warnings: list[str] = []
     if not headers:
         return Identity(derived_ontology_iri(name), True, None)
     chosen = headers[0]
     if len(headers) > 1:
-        imported = {t.object.value for t in triples
-                    if t.predicate == _IMPORTS and isinstance(t.object, ox.NamedNode)}
+        imported = {t[2].value for t in triples
+                    if t[1] == _IMPORTS and isinstance(t[2], ox.NamedNode)}
         roots = [h for h in headers if h not in imported] or headers
         chosen = roots[0]
         warnings.append(f"{len(headers)} owl:Ontology headers; using {chosen}")
     subject = ox.NamedNode(chosen)
     version: str | None = None
     for predicate in (_VERSION_IRI, _VERSION_INFO):
-        values = sorted(t.object.value for t in triples
-                        if t.subject == subject and t.predicate == predicate
-                        and isinstance(t.object, ox.NamedNode | ox.Literal))
+        values = sorted(t[2].value for t in triples
+                        if t[0] == subject and t[1] == predicate
+                        and isinstance(t[2], ox.NamedNode | ox.Literal))
         if values:
             version = values[0]
             break

@@ -148,7 +148,7 @@ class CatalogReader:
         self._merged: OrderedDict[frozenset[str], WorkingGraph] = OrderedDict()
         self._lookups = MergedLookups()
         """Merged neighbour lists shared by all views (each retrieval's set differs)."""
-        self._pending: dict[str, Sequence[ox.Triple]] = {}
+        self._pending: dict[str, Sequence[ox.Triple] | Sequence[Statement]] = {}
         """The triples of the version an apply just wrote, until first read (at most one)."""
         self._versions: list[OntologyVersion] | None = None
         self._versions_stamp: object = None
@@ -229,10 +229,11 @@ class CatalogReader:
         return self._graphs.get(content_hash)
 
     def derive(self, content_hash: str, base_hash: str, added: Iterable[ox.Triple],
-               removed: Iterable[ox.Triple], triples: Sequence[ox.Triple] = ()) -> bool:
+               removed: Iterable[ox.Triple],
+               triples: Sequence[ox.Triple] | Sequence[Statement] = ()) -> bool:
         """Cache a new version's index made from its base's, when the base is cached (an
         applied proposal): the first retrieval after the apply then reads nothing from
-        the store. Else keep the version's ``triples`` (what the apply wrote) for its
+        the store. Else keep the version's ``triples`` or statements (what the apply wrote) for its
         first read, in place of reading the store. Neighbours are looked up in canonical
         order, so either answers as an index read from the store. False when there was
         nothing to derive from."""

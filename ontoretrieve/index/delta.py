@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import pyoxigraph as ox
 
 from ontoretrieve.index.atomize import TermNeighbourhood
+from ontoretrieve.rdf.graph_index import Statement
 
 __all__ = ["VersionDelta", "affected_terms", "graph_delta", "neighbourhood_of"]
 
@@ -41,8 +42,9 @@ class VersionDelta:
     base_hash: str
     added: tuple[ox.Triple, ...]
     removed: tuple[ox.Triple, ...]
-    triples: Sequence[ox.Triple] = ()
-    """The new version's triples when the caller holds them (else they are read)."""
+    triples: Sequence[ox.Triple] | Sequence[Statement] = ()
+    """The new version's triples or statements when the caller holds them (else they
+    are read)."""
 
 
 def graph_delta(base_hash: str, old: Iterable[ox.Triple], new: Iterable[ox.Triple]
@@ -53,7 +55,7 @@ def graph_delta(base_hash: str, old: Iterable[ox.Triple], new: Iterable[ox.Tripl
     return VersionDelta(base_hash, tuple(after - before), tuple(before - after), new)
 
 
-def affected_terms(delta: VersionDelta, new: Iterable[ox.Triple],
+def affected_terms(delta: VersionDelta, new: Sequence[ox.Triple] | Sequence[Statement],
                    naming: Collection[str]) -> set[str]:
     """Every IRI whose atom may differ between the base version and ``new`` (a superset:
     atoms that come out equal are found equal later and cost nothing)."""
@@ -71,20 +73,20 @@ def affected_terms(delta: VersionDelta, new: Iterable[ox.Triple],
             renamed.add(t.subject.value)
     if not blanks and not renamed:
         return affected
-    statements = new if isinstance(new, Sequence) else list(new)
-    naming_blanks = _dependents(statements, renamed, affected)
-    _owners(statements, blanks | naming_blanks, affected)
+    naming_blanks = _dependents(new, renamed, affected)
+    _owners(new, blanks | naming_blanks, affected)
     return affected
 
 
-def _dependents(statements: Sequence[ox.Triple], renamed: set[str], affected: set[str]
-                ) -> set[ox.BlankNode]:
-    """Add the terms whose texts name a renamed term; return the blank nodes that do."""
+def _dependents(statements: Sequence[ox.Triple] | Sequence[Statement], renamed: set[str],
+                affected: set[str]) -> set[ox.BlankNode]:
+    """Add the terms whose texts name a renamed term; return the blank nodes that do.
+    (Indexed, not read by attribute, so statements and triples both do.)"""
     through_blank: set[ox.BlankNode] = set()
     if not renamed:
         return through_blank
     for t in statements:
-        s, o = t.subject, t.object
+        s, p, o = t[0], t[1], t[2]
         subject = s.value if isinstance(s, ox.NamedNode) else None
         if isinstance(o, ox.NamedNode) and o.value in renamed:
             if subject is not None:
@@ -93,7 +95,7 @@ def _dependents(statements: Sequence[ox.Triple], renamed: set[str], affected: se
                 through_blank.add(s)
         if subject in renamed and isinstance(o, ox.NamedNode):
             affected.add(o.value)
-        if t.predicate.value in renamed:
+        if p.value in renamed:
             if subject is not None:
                 affected.add(subject)
             if isinstance(o, ox.NamedNode):
@@ -101,15 +103,15 @@ def _dependents(statements: Sequence[ox.Triple], renamed: set[str], affected: se
     return through_blank
 
 
-def _owners(statements: Sequence[ox.Triple], blanks: set[ox.BlankNode],
-            affected: set[str]) -> None:
+def _owners(statements: Sequence[ox.Triple] | Sequence[Statement],
+            blanks: set[ox.BlankNode], affected: set[str]) -> None:
     """Add the named terms that point at one of ``blanks``."""
     if not blanks:
         return
     for t in statements:
-        if isinstance(t.object, ox.BlankNode) and t.object in blanks and isinstance(
-                t.subject, ox.NamedNode):
-            affected.add(t.subject.value)
+        s, o = t[0], t[2]
+        if isinstance(o, ox.BlankNode) and o in blanks and isinstance(s, ox.NamedNode):
+            affected.add(s.value)
 
 
 def neighbourhood_of(triples: Sequence[ox.Triple], terms: Collection[str],

@@ -39,6 +39,7 @@ from ontoretrieve.index.mention_keys import KeyedForm, shortened_keys, term_keys
 from ontoretrieve.index.payload import to_payload
 from ontoretrieve.index.state import IndexedOntology
 from ontoretrieve.rdf import sparql
+from ontoretrieve.rdf.graph_index import Statement
 from ontoretrieve.records import AtomPayload
 from ontoretrieve.settings import Settings
 from ontoretrieve.settings.groups import DedupMode, IndexSettings
@@ -99,7 +100,7 @@ def _layerable(index: IndexSettings) -> bool:
 
 def plan_layer(store: TripleStore, index: VectorIndex, settings: Settings, *,
                graphs: Sequence[str], source: AtomSource, base: IndexedOntology,
-               delta: VersionDelta, new: Sequence[ox.Triple],
+               delta: VersionDelta, new: Sequence[ox.Triple] | Sequence[Statement],
                base_forms: Sequence[TermForms] | None,
                base_keyed: Sequence[KeyedForm] | None = None) -> LayerWrite | None:
     """The layer that turns ``base`` (indexed, hash ``delta.base_hash``) into the version

@@ -35,6 +35,8 @@ from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 
+import pyoxigraph as ox
+
 from ontoretrieve.backends.vector_index import (
     IndexPoint,
     StoredVectors,
@@ -55,6 +57,7 @@ from ontoretrieve.index.payload import to_payload
 from ontoretrieve.index.replace import dedup_key, plan_layer
 from ontoretrieve.index.state import IndexedOntology, IndexState
 from ontoretrieve.rdf.canonical import graph_digests
+from ontoretrieve.rdf.graph_index import Statement, as_triples
 from ontoretrieve.rdf.vocab import graph_name
 from ontoretrieve.records import OntologyVersion, SyncReport
 from ontoretrieve.settings import Settings
@@ -306,7 +309,8 @@ class IndexSync:
             if not old:
                 return False
             delta = graph_delta(base, old, self.catalog.graph_triples(version))
-        new = delta.triples or self.catalog.graph_triples(version)
+        new: Sequence[ox.Triple] | Sequence[Statement] = (
+            delta.triples or self.catalog.graph_triples(version))
         base_forms = self.mentions.stored(base) if self.mentions is not None else []
         layer = plan_layer(self.catalog.store, index, self.settings,
                            graphs=version.named_graphs,
@@ -325,7 +329,7 @@ class IndexSync:
         if self.mentions is not None:
             self.mentions.write(content_hash, layer.forms, layer.keyed)
         if self.digests is not None and not self.digests.has(content_hash):
-            self.digests.put(content_hash, graph_digests(new))  # an apply kept them already
+            self.digests.put(content_hash, graph_digests(as_triples(new)))  # an apply kept them
         layer.info.sources = [v.source for v in desired[content_hash]]
         state.ontologies[content_hash] = layer.info
         state.pending = [h for h in state.pending if h != content_hash]

@@ -8,6 +8,11 @@ ontology, the nodes an update touches, references to nothing (dangling) and
 terms it removes. ``proposals/runner.py`` reads the store,
 runs SHACL and writes.
 
+The checks take statements (``Statement``: plain (subject, predicate, object)
+tuples), the form a version is read in: making GO's 389k ``ox.Triple`` objects
+from them cost a cold validation 1.0-1.4 s (benchmarks/RESULTS.md, session 47).
+``rdf.graph_index.as_statements`` turns parsed triples into statements.
+
 >>> update = OntologyUpdate(ontology_iri="http://x/o", base_hash="h",
 ...                         add="<http://x/A> <http://x/p> <http://x/B> .")
 >>> [t.object.value for t in parse_triples(update.add, "add to http://x/o")]
@@ -30,7 +35,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ontoretrieve.context.model import Snapshot
 from ontoretrieve.errors import ProposalError, ProposalRejected
-from ontoretrieve.rdf.graph_index import is_standard
+from ontoretrieve.rdf.graph_index import Statement, is_standard
 from ontoretrieve.rdf.vocab import DECLARED_REFERENCE_PREDICATES, RDF_TYPE
 from ontoretrieve.records import SyncReport
 
@@ -169,11 +174,11 @@ def _position(exc: SyntaxError) -> tuple[int, int]:
     return 0, 0
 
 
-def apply_change(old: Sequence[ox.Triple], add: Sequence[ox.Triple],
-                 remove: Sequence[ox.Triple], present: set[ox.Triple] | None = None
-                 ) -> tuple[list[ox.Triple], list[ox.Triple]]:
-    """The new triples, and the removals that were not there (``present``: ``set(old)``,
-    when the caller has it).
+def apply_change(old: Sequence[Statement], add: Sequence[Statement],
+                 remove: Sequence[Statement], present: set[Statement] | None = None
+                 ) -> tuple[list[Statement], list[Statement]]:
+    """The new statements, and the removals that were not there (``present``:
+    ``set(old)``, when the caller has it).
 
     Triples with blank nodes are matched by value only when the same blank
     node appears on both sides (labels from a separate parse never match),
@@ -188,14 +193,14 @@ def apply_change(old: Sequence[ox.Triple], add: Sequence[ox.Triple],
     return new, missing
 
 
-def change_effect(present: set[ox.Triple], add: Sequence[ox.Triple],
-                  remove: Sequence[ox.Triple]) -> tuple[set[ox.Triple], list[ox.Triple]]:
+def change_effect(present: set[Statement], add: Sequence[Statement],
+                  remove: Sequence[Statement]) -> tuple[set[Statement], list[Statement]]:
     """What ``apply_change`` does to a version whose triples are ``present``: the triples
     it drops, and those it appends at the end, in order.
 
     >>> import pyoxigraph as ox
     >>> a, p = ox.NamedNode("http://x/a"), ox.NamedNode("http://x/p")
-    >>> t, u = ox.Triple(a, p, a), ox.Triple(a, p, p)
+    >>> t, u = (a, p, a), (a, p, p)
     >>> gone, appended = change_effect({t}, [u, t, u], [t])
     >>> gone == {t}, appended == [u, t]
     (True, True)
@@ -205,11 +210,11 @@ def change_effect(present: set[ox.Triple], add: Sequence[ox.Triple],
     return gone, appended
 
 
-def touched_nodes(add: Iterable[ox.Triple], remove: Iterable[ox.Triple]) -> set[str]:
+def touched_nodes(add: Iterable[Statement], remove: Iterable[Statement]) -> set[str]:
     """Named subjects and objects of the change (standard vocabulary left out)."""
     nodes: set[str] = set()
-    for t in [*add, *remove]:
-        for term in (t.subject, t.object):
+    for subject, _, object_ in [*add, *remove]:
+        for term in (subject, object_):
             if isinstance(term, ox.NamedNode) and not is_standard(term):
                 nodes.add(term.value)
     return nodes
@@ -226,27 +231,27 @@ class TermScan:
 
     described: set[str]
     """Every named subject."""
-    statements: list[ox.Triple]
+    statements: list[Statement]
     """The statements of the scanned terms, with the blank nodes they reach."""
-    types: dict[str, list[ox.Triple]]
+    types: dict[str, list[Statement]]
     """rdf:type statements by named subject."""
     iris: frozenset[str] = frozenset()
     """The scanned terms."""
-    named: dict[str, list[ox.Triple]] = field(default_factory=dict)
+    named: dict[str, list[Statement]] = field(default_factory=dict)
     """The statements of the scanned terms and of ``also``'s, by subject, in input order."""
-    blank: dict[ox.BlankNode, list[ox.Triple]] = field(default_factory=dict)
+    blank: dict[ox.BlankNode, list[Statement]] = field(default_factory=dict)
     """Every blank node's statements, in input order."""
 
-    def changed(self, gone: set[ox.Triple], appended: Sequence[ox.Triple]) -> TermScan:
+    def changed(self, gone: set[Statement], appended: Sequence[Statement]) -> TermScan:
         """The scan of this version with ``gone`` removed and ``appended`` added at the end
         (``apply_change``'s order), equal to ``scan_terms`` over the new version when
         every subject of the change was scanned (``scan_terms(..., also=...)``).
 
         >>> import pyoxigraph as ox
         >>> a, b = ox.NamedNode("http://x/A"), ox.NamedNode("http://x/B")
-        >>> t = ox.Triple(a, ox.NamedNode(RDF_TYPE), b)
+        >>> t = (a, ox.NamedNode(RDF_TYPE), b)
         >>> before = scan_terms([t], {"http://x/A"})
-        >>> after = before.changed({t}, [ox.Triple(b, ox.NamedNode(RDF_TYPE), a)])
+        >>> after = before.changed({t}, [(b, ox.NamedNode(RDF_TYPE), a)])
         >>> sorted(after.described), after.statements
         (['http://x/B'], [])
         """
@@ -255,7 +260,7 @@ class TermScan:
         types = dict(self.types)
         described = set(self.described)
         for t in gone:
-            subject = t.subject
+            subject = t[0]
             if isinstance(subject, ox.BlankNode) and subject in blank:
                 blank[subject] = [x for x in blank[subject] if x != t]
             elif isinstance(subject, ox.NamedNode):
@@ -263,24 +268,24 @@ class TermScan:
                     named[subject.value] = [x for x in named[subject.value] if x != t]
                     if not named[subject.value]:
                         described.discard(subject.value)
-                if t.predicate.value == RDF_TYPE and subject.value in types:
+                if t[1].value == RDF_TYPE and subject.value in types:
                     types[subject.value] = [x for x in types[subject.value] if x != t]
                     if not types[subject.value]:
                         del types[subject.value]
         for t in appended:
-            subject = t.subject
+            subject = t[0]
             if isinstance(subject, ox.BlankNode):
                 blank[subject] = [*blank.get(subject, ()), t]
             elif isinstance(subject, ox.NamedNode):
                 described.add(subject.value)
                 if subject.value in self.iris or subject.value in named:
                     named[subject.value] = [*named.get(subject.value, ()), t]
-                if t.predicate.value == RDF_TYPE:
+                if t[1].value == RDF_TYPE:
                     types[subject.value] = [*types.get(subject.value, ()), t]
         return _scanned(described, named, blank, types, self.iris)
 
 
-def scan_terms(triples: Iterable[ox.Triple], iris: set[str],
+def scan_terms(triples: Iterable[Statement], iris: set[str],
                also: Iterable[str] = ()) -> TermScan:
     """One pass over a version (the whole of a big ontology is read once, not per check).
 
@@ -289,17 +294,17 @@ def scan_terms(triples: Iterable[ox.Triple], iris: set[str],
 
     >>> import pyoxigraph as ox
     >>> a = ox.NamedNode("http://x/A")
-    >>> scan = scan_terms([ox.Triple(a, ox.NamedNode(RDF_TYPE), a)], {"http://x/A"})
+    >>> scan = scan_terms([(a, ox.NamedNode(RDF_TYPE), a)], {"http://x/A"})
     >>> sorted(scan.described), len(scan.statements), list(scan.types)
     (['http://x/A'], 1, ['http://x/A'])
     """
     kept = set(iris) | set(also)
     described: set[str] = set()
-    named: dict[str, list[ox.Triple]] = {}
-    blank: dict[ox.BlankNode, list[ox.Triple]] = {}
-    types: dict[str, list[ox.Triple]] = {}
+    named: dict[str, list[Statement]] = {}
+    blank: dict[ox.BlankNode, list[Statement]] = {}
+    types: dict[str, list[Statement]] = {}
     for t in triples:
-        subject = t.subject
+        subject = t[0]
         if isinstance(subject, ox.BlankNode):
             blank.setdefault(subject, []).append(t)
             continue
@@ -309,18 +314,18 @@ def scan_terms(triples: Iterable[ox.Triple], iris: set[str],
         described.add(value)
         if value in kept:
             named.setdefault(value, []).append(t)
-        if t.predicate.value == RDF_TYPE:
+        if t[1].value == RDF_TYPE:
             types.setdefault(value, []).append(t)
     return _scanned(described, named, blank, types, frozenset(iris))
 
 
-def _scanned(described: set[str], named: dict[str, list[ox.Triple]],
-             blank: dict[ox.BlankNode, list[ox.Triple]], types: dict[str, list[ox.Triple]],
+def _scanned(described: set[str], named: dict[str, list[Statement]],
+             blank: dict[ox.BlankNode, list[Statement]], types: dict[str, list[Statement]],
              iris: frozenset[str]) -> TermScan:
     """The scan with its statements: the scanned terms' own (by IRI, each term's in
     input order), then the blank nodes they reach (depth first)."""
     found = [t for s in sorted(iris & named.keys()) for t in named[s]]
-    frontier = [t.object for t in found if isinstance(t.object, ox.BlankNode)]
+    frontier = [t[2] for t in found if isinstance(t[2], ox.BlankNode)]
     seen: set[ox.BlankNode] = set()
     while frontier:
         node = frontier.pop()
@@ -329,36 +334,35 @@ def _scanned(described: set[str], named: dict[str, list[ox.Triple]],
         seen.add(node)
         for t in blank.get(node, ()):
             found.append(t)
-            if isinstance(t.object, ox.BlankNode):
-                frontier.append(t.object)
+            if isinstance(t[2], ox.BlankNode):
+                frontier.append(t[2])
     return TermScan(described, found, types, iris, named, blank)
 
 
-def statements_of(triples: Sequence[ox.Triple], iris: set[str]) -> list[ox.Triple]:
+def statements_of(triples: Sequence[Statement], iris: set[str]) -> list[Statement]:
     """The statements of ``iris`` as subjects, with the blank nodes they reach."""
     return scan_terms(triples, iris).statements
 
 
-def dangling_references(add: Sequence[ox.Triple], declared: set[str]) -> dict[str, str]:
+def dangling_references(add: Sequence[Statement], declared: set[str]) -> dict[str, str]:
     """IRIs the added triples point to (as a class, parent, domain...) that nothing declares.
 
     Returns {iri: the predicate that points to it}; ``declared`` holds every IRI
     that is a subject in the new ontology or in the tenant's catalog.
     """
     found: dict[str, str] = {}
-    for t in add:
-        targets = [t.object] if t.predicate.value in DECLARED_REFERENCE_PREDICATES else []
-        if not is_standard(t.predicate):
-            targets.append(t.predicate)
+    for _, predicate, object_ in add:
+        targets = [object_] if predicate.value in DECLARED_REFERENCE_PREDICATES else []
+        if not is_standard(predicate):
+            targets.append(predicate)
         for node in targets:
             if (isinstance(node, ox.NamedNode) and not is_standard(node)
                     and node.value not in declared):
-                found.setdefault(node.value, t.predicate.value)
+                found.setdefault(node.value, predicate.value)
     return found
 
 
-def removed_terms(removed: Iterable[ox.Triple], described: set[str]) -> set[str]:
+def removed_terms(removed: Iterable[Statement], described: set[str]) -> set[str]:
     """Named terms the removed statements were about that the new version no longer
     describes at all (``described``: its named subjects)."""
-    return {t.subject.value for t in removed
-            if isinstance(t.subject, ox.NamedNode)} - described
+    return {t[0].value for t in removed if isinstance(t[0], ox.NamedNode)} - described

@@ -55,7 +55,7 @@ from ontoretrieve.proposals.model import (
 from ontoretrieve.proposals.shacl import DEFAULT_SHAPES, load_shapes, validate
 from ontoretrieve.rdf import sparql
 from ontoretrieve.rdf.canonical import changed_digests, digests_hash, graph_digests
-from ontoretrieve.rdf.graph_index import Statement
+from ontoretrieve.rdf.graph_index import Statement, as_statements, as_triples
 from ontoretrieve.rdf.vocab import RDF_TYPE, RDF_TYPE_NODE, graph_name, layer_graph_name
 from ontoretrieve.records import OntologyVersion, SeedEvidence, VersionStatus
 from ontoretrieve.settings import Settings
@@ -71,10 +71,11 @@ Cached = Callable[[str], Sequence[Statement] | None]
 class Planned:
     """One validated update: the base version, the new triples and what changed."""
 
-    def __init__(self, update: OntologyUpdate, base: OntologyVersion, new: list[ox.Triple],
+    def __init__(self, update: OntologyUpdate, base: OntologyVersion, new: list[Statement],
                  add: list[ox.Triple], delta: VersionDelta, digests: list[bytes],
                  layer: list[ox.Triple] | None = None) -> None:
         self.update, self.base, self.new, self.add = update, base, new, add
+        """``new``: the new version's statements; ``add``: the triples the update adds."""
         self.delta = delta
         self.added, self.removed = len(delta.added), len(delta.removed)
         self.digests = digests
@@ -112,28 +113,33 @@ class ProposalRunner:
                     if proposal.snapshot is not None else None)
         for update in proposal.updates:
             iri = update.ontology_iri
-            add = parse_triples(update.add, f"add to {iri}")
-            remove = parse_triples(update.remove, f"remove from {iri}")
+            add_triples = parse_triples(update.add, f"add to {iri}")
+            remove_triples = parse_triples(update.remove, f"remove from {iri}")
+            # The checks compare statements: the base is read as statements.
+            add, remove = as_statements(add_triples), as_statements(remove_triples)
             base = _base_version(update, own, visible, writable)
             if isinstance(base, Violation):
                 violations.append(base)
                 continue
-            old = self._base_triples(base)
+            old = self._base_statements(base)
             present = set(old)
             new, missing = apply_change(old, add, remove, present)
             gone, appended = change_effect(present, add, remove)
             violations.extend(Violation(
-                check="missing_triple", ontology_iri=iri, focus=_node(t.subject),
-                message=f"cannot remove a statement the ontology does not have: {t}")
+                check="missing_triple", ontology_iri=iri, focus=_node(t[0]),
+                message="cannot remove a statement the ontology does not have: "
+                f"{ox.Triple(*t)}")
                 for t in missing[:20])
             violations.extend(self._content_checks(iri, base, old, (gone, appended), new, add,
                                                    remove, reader, visible))
             delta = VersionDelta(base.content_hash,
-                                 tuple(dict.fromkeys(t for t in add if t not in present)),
-                                 tuple(dict.fromkeys(t for t in remove if t in present)), new)
+                                 tuple(dict.fromkeys(ox.Triple(*t) for t in add
+                                                     if t not in present)),
+                                 tuple(dict.fromkeys(ox.Triple(*t) for t in remove
+                                                     if t in present)), new)
             blanks = _BlankNodes(old)
             digests = self._new_digests(base, old, new, gone, appended, blanks)
-            planned.append(Planned(update, base, new, add, delta, digests,
+            planned.append(Planned(update, base, new, add_triples, delta, digests,
                                    self._layer(base, gone, appended, blanks)))
         conflicts = self._critic(proposal, planned)
         report = ProposalReport(
@@ -145,16 +151,15 @@ class ProposalRunner:
                      for p in planned})
         return report, planned
 
-    def _base_triples(self, base: OntologyVersion) -> list[ox.Triple]:
-        """The base version's triples: from the retrieval cache when it holds them (an
-        engine that has been answering texts on the ontology: GO's 388k triples are
-        then 1.0 s, not the 3.7 s of reading them from the store), else read as
-        statements (which the embedded store may have kept: ``statement_cache``)."""
+    def _base_statements(self, base: OntologyVersion) -> list[Statement]:
+        """The base version's statements: from the retrieval cache when it holds them (an
+        engine that has been answering texts on the ontology), else read from the store
+        (which the embedded store may have kept: ``statement_cache``). Never made into
+        ``ox.Triple`` objects: for GO's 389k that alone took 1.0-1.4 s."""
         held = self.cached(base.content_hash) if self.cached is not None else None
-        statements = held if held is not None else self.catalog.graph_statements(base)
-        return [ox.Triple(*statement) for statement in statements]
+        return list(held) if held is not None else self.catalog.graph_statements(base)
 
-    def _layer(self, base: OntologyVersion, gone: set[ox.Triple], appended: list[ox.Triple],
+    def _layer(self, base: OntologyVersion, gone: set[Statement], appended: list[Statement],
                blanks: _BlankNodes) -> list[ox.Triple] | None:
         """The statements the new version adds to its base's graph, when it can be stored
         as a layer: the update removes nothing and adds no blank node the base has (a
@@ -163,10 +168,10 @@ class ProposalRunner:
         if gone or not appended or not blanks.disjoint(appended):
             return None
         before = self.store.graph_triples(base.added_graph) if base.added_graph else []
-        return [*before, *appended]
+        return [*before, *as_triples(appended)]
 
-    def _new_digests(self, base: OntologyVersion, old: list[ox.Triple], new: list[ox.Triple],
-                     gone: set[ox.Triple], appended: list[ox.Triple],
+    def _new_digests(self, base: OntologyVersion, old: list[Statement], new: list[Statement],
+                     gone: set[Statement], appended: list[Statement],
                      blanks: _BlankNodes) -> list[bytes]:
         """The new version's digests: from the base's kept ones and the change when it can
         (milliseconds), else by hashing it whole (GO: 1.6 s). A base without kept
@@ -174,11 +179,11 @@ class ProposalRunner:
         are the digests of the stored triples, which the new version's hash is made of.)"""
         kept = self.digests.get(base.content_hash) if self.digests is not None else None
         if kept is None:
-            kept = graph_digests(old)
+            kept = graph_digests(as_triples(old))
             if self.digests is not None:
                 self.digests.put(base.content_hash, kept)
-        found = changed_digests(kept, gone, appended, blanks.all)
-        return found if found is not None else graph_digests(new)
+        found = changed_digests(kept, as_triples(gone), as_triples(appended), blanks.all)
+        return found if found is not None else graph_digests(as_triples(new))
 
     def keep_digests(self, planned: Sequence[Planned]) -> None:
         """Keep each new version's digests (before its index sync, which would otherwise
@@ -187,15 +192,14 @@ class ProposalRunner:
             for plan in planned:
                 self.digests.put(plan.content_hash, plan.digests)
 
-    def _content_checks(self, iri: str, base: OntologyVersion, old: list[ox.Triple],
-                        effect: tuple[set[ox.Triple], list[ox.Triple]], new: list[ox.Triple],
-                        add: list[ox.Triple], remove: list[ox.Triple], reader: CatalogReader,
+    def _content_checks(self, iri: str, base: OntologyVersion, old: list[Statement],
+                        effect: tuple[set[Statement], list[Statement]], new: list[Statement],
+                        add: list[Statement], remove: list[Statement], reader: CatalogReader,
                         visible: Sequence[OntologyVersion]) -> list[Violation]:
         found: list[Violation] = []
         touched = touched_nodes(add, remove)
         # One pass over the base; the new version's scan follows from the change.
-        subjects = {t.subject.value for t in [*add, *remove]
-                    if isinstance(t.subject, ox.NamedNode)}
+        subjects = {t[0].value for t in [*add, *remove] if isinstance(t[0], ox.NamedNode)}
         before_scan = scan_terms(old, touched, also=subjects)
         after_scan = before_scan.changed(*effect)  # (gone, appended): change_effect's
         # Terms the new ontology and the tenant's other ontologies declare.
@@ -210,8 +214,8 @@ class ProposalRunner:
                         path=predicate, message="the update points to a term no ontology "
                         "of the catalog declares: declare it or fix the IRI"))
         # SHACL on the touched terms, before and after: only what the update introduces.
-        referenced = {t.object.value for t in [*add, *after_scan.statements]
-                      if isinstance(t.object, ox.NamedNode)}
+        referenced = {t[2].value for t in [*add, *after_scan.statements]
+                      if isinstance(t[2], ox.NamedNode)}
         wanted = referenced | touched
         others = [v for v in visible if v.content_hash != base.content_hash]
         outside = self._types(sorted(wanted), {g for v in others for g in v.named_graphs})
@@ -220,7 +224,7 @@ class ProposalRunner:
             # The touched terms' statements and the types of what they point to: from
             # this version of the ontology itself, and from the rest of the catalog.
             inside = [t for iri in sorted(wanted) for t in scan.types.get(iri, ())]
-            return list(dict.fromkeys(scan.statements + inside + outside))
+            return as_triples(dict.fromkeys(scan.statements + inside + outside))
 
         before = validate(view(before_scan), self.shapes)
         after = validate(view(after_scan), self.shapes)
@@ -234,9 +238,9 @@ class ProposalRunner:
             found.extend(self._still_used(iri, gone, new, others))
         return found
 
-    def _types(self, iris: Sequence[str], graphs: set[str]) -> list[ox.Triple]:
+    def _types(self, iris: Sequence[str], graphs: set[str]) -> list[Statement]:
         """rdf:type statements of ``iris`` in ``graphs`` (the other ontologies read)."""
-        found: list[ox.Triple] = []
+        found: list[Statement] = []
         for batch in sparql.chunks(iris, 400):
             chunk = [i for i in batch if _usable(i)]
             if not chunk:
@@ -245,14 +249,14 @@ class ProposalRunner:
                 f"SELECT DISTINCT ?s ?t ?g WHERE {{ VALUES ?s {{ "
                 f"{sparql.iris(chunk)} }} GRAPH ?g {{ ?s "
                 f"{sparql.iri(RDF_TYPE)} ?t }} FILTER(isIRI(?t)) }}")
-            found.extend(ox.Triple(row["s"], RDF_TYPE_NODE, row["t"]) for row in rows  # type: ignore[arg-type]
+            found.extend((row["s"], RDF_TYPE_NODE, row["t"]) for row in rows  # type: ignore[misc]
                          if row["g"].value in graphs)
         return list(dict.fromkeys(found))
 
-    def _still_used(self, iri: str, gone: set[str], new: list[ox.Triple],
+    def _still_used(self, iri: str, gone: set[str], new: list[Statement],
                     others: Sequence[OntologyVersion]) -> list[Violation]:
         found: list[Violation] = []
-        used_here = {t.object.value for t in new if isinstance(t.object, ox.NamedNode)}
+        used_here = {t[2].value for t in new if isinstance(t[2], ox.NamedNode)}
         by_graph: dict[str, set[str]] = {}
         for version in others:
             for graph in version.named_graphs:
@@ -300,7 +304,7 @@ class ProposalRunner:
             if plan.layer is not None:  # what it adds, beside its base's graph
                 self.store.replace_graph(layer_graph_name(plan.content_hash), plan.layer)
             else:
-                self.store.replace_graph(graph_name(plan.content_hash), plan.new)
+                self.store.replace_graph(graph_name(plan.content_hash), as_triples(plan.new))
             checkpoint("apply.graph_written")
 
     def switch(self, planned: Sequence[Planned]) -> list[AppliedVersion]:
@@ -351,19 +355,19 @@ class ProposalRunner:
 class _BlankNodes:
     """The base version's blank nodes, gathered once and only when asked."""
 
-    def __init__(self, triples: Sequence[ox.Triple]) -> None:
-        self._triples = triples
+    def __init__(self, statements: Sequence[Statement]) -> None:
+        self._statements = statements
         self._found: set[ox.BlankNode] | None = None
 
     def all(self) -> set[ox.BlankNode]:
         if self._found is None:
-            self._found = {n for t in self._triples for n in (t.subject, t.object)
+            self._found = {n for t in self._statements for n in (t[0], t[2])
                            if isinstance(n, ox.BlankNode)}
         return self._found
 
-    def disjoint(self, triples: Sequence[ox.Triple]) -> bool:
-        """Whether ``triples`` use none of them (asked only when they use blank nodes)."""
-        mine = {n for t in triples for n in (t.subject, t.object) if isinstance(n, ox.BlankNode)}
+    def disjoint(self, statements: Sequence[Statement]) -> bool:
+        """Whether ``statements`` use none of them (asked only when they use blank nodes)."""
+        mine = {n for t in statements for n in (t[0], t[2]) if isinstance(n, ox.BlankNode)}
         return not mine or mine.isdisjoint(self.all())
 
 

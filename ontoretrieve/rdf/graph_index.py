@@ -50,6 +50,8 @@ __all__ = [
     "RoleTable",
     "Statement",
     "WorkingGraph",
+    "as_statements",
+    "as_triples",
     "blank_tree",
     "is_standard",
     "reference_targets",
@@ -59,7 +61,33 @@ __all__ = [
 Node: TypeAlias = ox.NamedNode | ox.BlankNode
 Term: TypeAlias = ox.NamedNode | ox.BlankNode | ox.Literal
 Statement: TypeAlias = tuple[Node, ox.NamedNode, Term]
-"""A triple as a plain hashable tuple (subject, predicate, object)."""
+"""A triple as a plain hashable tuple (subject, predicate, object).
+
+A version is read as statements, cheaper to make than ``ox.Triple`` objects (each
+of which copies its three terms: GO's 389k cost 1.0-1.4 s, benchmarks/RESULTS.md,
+session 47). A statement never equals an ``ox.Triple``, so what is compared must
+be one or the other: ``as_statements`` and ``as_triples`` convert."""
+
+
+def as_statements(triples: Iterable[ox.Triple]) -> list[Statement]:
+    """Triples as statements.
+
+    >>> a = ox.NamedNode("http://x/a")
+    >>> as_statements([ox.Triple(a, a, a)]) == [(a, a, a)]
+    True
+    """
+    return [(t.subject, t.predicate, t.object) for t in triples]  # type: ignore[misc]
+
+
+def as_triples(rows: Iterable[ox.Triple] | Iterable[Statement]) -> list[ox.Triple]:
+    """Statements (or triples, passed through) as ``ox.Triple`` objects, for what reads
+    or writes triples (serializers, the store's writes, the content hash).
+
+    >>> a = ox.NamedNode("http://x/a")
+    >>> as_triples([(a, a, a)]) == [ox.Triple(a, a, a)]
+    True
+    """
+    return [row if isinstance(row, ox.Triple) else ox.Triple(*row) for row in rows]
 
 _REFERENCES = nodes(REFERENCE_PREDICATES)
 _INCOMING = nodes(INCOMING_SCHEMA_PREDICATES)

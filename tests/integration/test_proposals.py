@@ -472,6 +472,33 @@ def test_an_update_that_only_adds_is_stored_as_a_layer(tenant_config: Path) -> N
         assert _mini(engine) == second and _finds_thermometer(engine)
 
 
+def test_a_removal_of_a_statement_the_ontology_lacks_is_named_and_the_rest_applies(
+        tenant_config: Path) -> None:
+    """The checks compare the update with the base read as statements: a removal the
+    base lacks is named (as N-Triples), one it has goes, and the version written whole
+    keeps the base's version IRI."""
+    with Engine.open(load_settings(tenant_config)) as engine:
+        base = _mini(engine)
+        relabel = f"<{MINI}#Device> <{RDFS}label> \"instrument\"@en ."
+        had = f"<{MINI}#Device> <{RDFS}label> \"device\"@en ."
+        lacked = f"<{MINI}#Device> <{RDFS}label> \"no such label\"@en ."
+        report = engine.propose(_proposal(base, relabel, f"{had} {lacked}"), tenant="alpha")
+        missing = [v for v in report.violations if v.check == "missing_triple"]
+        assert not report.conforms and len(missing) == len(report.violations) == 1
+        assert missing[0].focus == f"{MINI}#Device"
+        assert missing[0].message.endswith(f"{lacked[:-2]}")
+        applied = engine.apply(_proposal(base, relabel, had), tenant="alpha").applied[0]
+        catalog = Catalog.for_tenant(engine.store, engine.settings, "alpha")
+        before, after = catalog.version_of(base), catalog.version_of(applied.content_hash)
+        assert before is not None and after is not None and after.added_graph is None
+        assert after.version == before.version == "http://example.org/mini/1.0"
+        assert after.triple_count == before.triple_count
+        stored = engine.store.graph_triples(graph_name(applied.content_hash))
+        assert ox.Triple(ox.NamedNode(f"{MINI}#Device"), ox.NamedNode(f"{RDFS}label"),
+                         ox.Literal("instrument", language="en")) in stored
+        assert canonical.graph_hash(stored) == applied.content_hash
+
+
 def test_a_layer_answers_as_the_same_content_loaded_whole(
         tenant_config: Path, tmp_path: Path, real_embedder: object) -> None:
     """Contexts (graph cache and SPARQL pushdown) and lookups from a layered version equal
