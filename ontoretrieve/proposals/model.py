@@ -187,9 +187,10 @@ def apply_change(old: Sequence[Statement], add: Sequence[Statement],
     present = set(old) if present is None else present
     missing = [t for t in remove if t not in present]
     gone = set(remove)
-    new = [t for t in old if t not in gone]
-    seen = set(new)
-    new.extend(t for t in add if t not in seen and not seen.add(t))  # type: ignore[func-returns-value]
+    new = [t for t in old if t not in gone] if gone else list(old)
+    # What the new list holds is ``present - gone``: asked of the sets at hand, not of a
+    # second set of the whole version (GO: 389k statements hashed again).
+    new.extend(t for t in dict.fromkeys(add) if t not in present or t in gone)
     return new, missing
 
 

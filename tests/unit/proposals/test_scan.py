@@ -82,3 +82,18 @@ def test_change_effect_replays_apply_change() -> None:
         gone, appended = change_effect(set(old), add, remove)
         new, _ = apply_change(old, add, remove)
         assert new == [t for t in old if t not in gone] + appended
+
+
+def test_apply_change_is_removal_then_each_addition_the_list_lacks() -> None:
+    """Against the plain definition: drop what is removed, then append each added
+    statement the list does not hold yet (a statement added twice, one the version has,
+    one removed and added back)."""
+    for old, add, remove in _cases(11, 300):
+        add = [*add, *add[:2], *old[:2], *remove[:1]]
+        expected = [t for t in old if t not in set(remove)]
+        for t in add:
+            if t not in expected:
+                expected.append(t)
+        new, missing = apply_change(old, add, remove)
+        assert new == expected
+        assert missing == [t for t in remove if t not in set(old)]
