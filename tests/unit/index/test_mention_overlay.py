@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 from ontoretrieve.index.mention_forms import TermForms
 from ontoretrieve.index.mention_keys import UNIT_MARK, KeyedForm, keyed_forms
 from ontoretrieve.index.mention_match import TABLES, MentionDictionary
-from ontoretrieve.index.mention_overlay import ChangedDictionary
+from ontoretrieve.index.mention_overlay import ChangedDictionary, changed_keys, version_entries
 
 WORDS = ["cell", "cells", "nucleus", "nuclear", "membrane", "stem", "embryonic", "mV", "MV",
          "gene", "expression", "protein", "kinase", "zeolite", "BRCA1", "IS", "record",
@@ -97,3 +98,28 @@ def test_only_the_changed_keys_get_a_table_of_their_own() -> None:
     assert changed._changed == {(which, key) for which, key, *_ in keyed_forms(
         [TermForms("x:new", (("quasicrystal", "label"),))])}
     assert changed.changes == 1
+
+
+def test_changed_keys_are_the_keys_whose_entries_differ() -> None:
+    """``changed_keys`` against comparing both versions' entries key by key, on random
+    versions and their changes, and on the same forms in another order (a key whose
+    terms come in another order has other entries, though no form was added). It may
+    also name a key one of whose forms changed but not its entries (a term's second
+    form under it): never a key with no form changed."""
+    rng = random.Random(5)
+    for _ in range(200):
+        old = keyed_forms(_terms(rng, "v-", rng.randint(1, 8)))
+        for new in (keyed_forms(_changed(rng, [TermForms(iri, ((form, kind),))
+                                               for which, _, iri, form, kind in old
+                                               if which != UNIT_MARK])),
+                    rng.sample(old, len(old))):
+            before, after = version_entries(old), version_entries(new)
+            exact = {where for where in before.keys() | after.keys()
+                     if before.get(where) != after.get(where)}
+            counts = Counter(old)
+            counts.subtract(new)
+            counted = {(t[0], t[1]) for t, n in counts.items() if n and t[0] != UNIT_MARK}
+            assert exact <= changed_keys(old, new) <= exact | counted
+    swapped = [("folded", " cell ", "x:b", "cell", "label"),
+               ("folded", " cell ", "x:a", "cell", "label")]
+    assert changed_keys(swapped[::-1], swapped) == {("folded", " cell ")}
