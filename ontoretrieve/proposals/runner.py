@@ -69,7 +69,7 @@ Cached = Callable[[str], Sequence[Statement] | None]
 
 
 class Planned:
-    """One validated update: the base version, the new triples and what changed."""
+    """One validated update: the base version, the new version's statements and what changed."""
 
     def __init__(self, update: OntologyUpdate, base: OntologyVersion, new: list[Statement],
                  add: list[ox.Triple], delta: VersionDelta, digests: list[bytes],
