@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import TypeVar
+from typing import TypeVar, cast
 
 import pyoxigraph as ox
 
@@ -102,9 +102,9 @@ class OxigraphStore:
         """False for a store opened read-only (beside a writer, or on read-only media)."""
         return self._writable
 
-    def replace_graph(self, graph: str, triples: Sequence[ox.Triple]) -> None:
-        name = ox.NamedNode(graph)
-        quads = [ox.Quad(t.subject, t.predicate, t.object, name) for t in triples]
+    def replace_graph(self, graph: str,
+                      triples: Sequence[ox.Triple] | Sequence[Statement]) -> None:
+        quads = _quads(triples, ox.NamedNode(graph))
         self._forget(graph)
         with self._errors("update rejected", OSError, RuntimeError):
             self._store.update(sparql.drop_graph(graph))
@@ -280,3 +280,19 @@ def _damaged(path: Path, what: str) -> str:
             "nothing in it was changed. Restore the folder from a backup, or move it "
             "aside and load the catalog again (`ontoretrieve catalog load PATH`), which "
             "builds a new store")
+
+
+def _quads(rows: Sequence[ox.Triple] | Sequence[Statement], graph: ox.NamedNode
+           ) -> list[ox.Quad]:
+    """``rows`` in ``graph``. Statements (an applied version's) go in as they are: making
+    an ``ox.Triple`` of each first cost GO's 389k about 1 s. Triples are read by
+    attribute, which is quicker on them than by index (0.7-0.8 s against 0.8-1.0 s).
+
+    >>> a = ox.NamedNode("http://x/a")
+    >>> _quads([(a, a, a)], a) == _quads([ox.Triple(a, a, a)], a) == [ox.Quad(a, a, a, a)]
+    True
+    """
+    if rows and isinstance(rows[0], ox.Triple):
+        triples = cast(Sequence[ox.Triple], rows)
+        return [ox.Quad(t.subject, t.predicate, t.object, graph) for t in triples]
+    return [ox.Quad(s, p, o, graph) for s, p, o in cast(Sequence[Statement], rows)]

@@ -18,6 +18,7 @@ from SPARQLWrapper.SPARQLExceptions import SPARQLWrapperException
 
 from ontoretrieve.backends.triple_store import Solution, Statement, interned
 from ontoretrieve.errors import StoreQueryError, StoreUnavailableError
+from ontoretrieve.rdf.graph_index import as_triples
 
 __all__ = ["SparqlHttpStore"]
 
@@ -48,8 +49,9 @@ class SparqlHttpStore:
     def description(self) -> str:
         return self.query_url
 
-    def replace_graph(self, graph: str, triples: Sequence[ox.Triple]) -> None:
-        body = ox.serialize(list(triples), format=ox.RdfFormat.N_TRIPLES) or b""
+    def replace_graph(self, graph: str,
+                      triples: Sequence[ox.Triple] | Sequence[Statement]) -> None:
+        body = ox.serialize(as_triples(triples), format=ox.RdfFormat.N_TRIPLES) or b""
         self._gsp("PUT", graph, content=body, headers={"Content-Type": "application/n-triples"})
 
     def drop_graph(self, graph: str) -> None:

@@ -30,8 +30,9 @@ Solution: TypeAlias = dict[str, Term]
 class TripleStore(Protocol):
     """A quad store that ontoretrieve reads with SPARQL and writes by graph."""
 
-    def replace_graph(self, graph: str, triples: Sequence[ox.Triple]) -> None:
-        """Make ``graph`` hold exactly ``triples``.
+    def replace_graph(self, graph: str,
+                      triples: Sequence[ox.Triple] | Sequence[Statement]) -> None:
+        """Make ``graph`` hold exactly ``triples`` (or statements: an applied version's).
 
         Not atomic on every store (the embedded one bulk-loads): write to a
         graph name nothing refers to yet, then point metadata at it.

@@ -304,7 +304,7 @@ class ProposalRunner:
             if plan.layer is not None:  # what it adds, beside its base's graph
                 self.store.replace_graph(layer_graph_name(plan.content_hash), plan.layer)
             else:
-                self.store.replace_graph(graph_name(plan.content_hash), as_triples(plan.new))
+                self.store.replace_graph(graph_name(plan.content_hash), plan.new)
             checkpoint("apply.graph_written")
 
     def switch(self, planned: Sequence[Planned]) -> list[AppliedVersion]:

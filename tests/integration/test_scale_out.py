@@ -82,3 +82,29 @@ def test_an_update_applied_on_a_sparql_server_is_stored_as_a_layer(
         engine.rollback(mini)
         assert next(v.content_hash for v in engine.catalog_list()
                     if v.ontology_iri == mini) == base.content_hash
+
+
+def test_an_update_that_removes_is_written_whole_on_a_sparql_server(
+        tmp_path: Path, catalog_dir: Path, oxigraph_server: str) -> None:
+    """The new version's statements are written whole through the Graph Store protocol
+    (the apply never makes them into triples before the write)."""
+    from ontoretrieve import Mode, OntologyUpdate, Proposal
+    from ontoretrieve.rdf.canonical import graph_hash
+    from ontoretrieve.rdf.vocab import RDFS, graph_name
+
+    mini = "http://example.org/mini"
+    settings = load_settings(data_dir=tmp_path / "scaled",
+                             store={"backend": "sparql", "query_url": oxigraph_server})
+    with Engine.open(settings) as engine:
+        engine.catalog_load(catalog_dir)
+        base = next(v for v in engine.catalog_list() if v.ontology_iri == mini)
+        new = engine.apply(Proposal(updates=[OntologyUpdate(
+            ontology_iri=mini, base_hash=base.content_hash,
+            add=f"<{mini}#Device> <{RDFS}label> \"instrument\"@en .",
+            remove=f"<{mini}#Device> <{RDFS}label> \"device\"@en .")])).applied[0].content_hash
+    with Engine.open(settings) as engine:  # nothing cached: read from the server
+        version = next(v for v in engine.catalog_list() if v.ontology_iri == mini)
+        assert version.content_hash == new and version.added_graph is None
+        stored = engine.store.graph_triples(graph_name(new))
+        assert len(stored) == base.triple_count and graph_hash(stored) == new
+        assert f"{mini}#Device" in engine.retrieve("an instrument", mode=Mode.VECTOR).terms
