@@ -15,6 +15,8 @@ from rdflib.compare import to_canonical_graph
 
 from ontoretrieve import Engine, load_settings
 from ontoretrieve.context.model import Context
+from ontoretrieve.records import OntologyVersion
+from ontoretrieve.settings import Settings
 from tests.support import FIXTURES
 
 pytestmark = pytest.mark.integration
@@ -56,7 +58,7 @@ def test_sparql_server_and_qdrant_answer_as_the_embedded_pair(
 
 def test_an_update_applied_on_a_sparql_server_is_stored_as_a_layer(
         tmp_path: Path, catalog_dir: Path, oxigraph_server: str) -> None:
-    from ontoretrieve import Mode, OntologyUpdate, Proposal
+    from ontoretrieve import Mode
     from ontoretrieve.catalog.store import Catalog
     from ontoretrieve.rdf.canonical import graph_hash
     from ontoretrieve.rdf.vocab import OWL, RDFS
@@ -65,13 +67,7 @@ def test_an_update_applied_on_a_sparql_server_is_stored_as_a_layer(
     add = (f"<{mini}#Thermometer> a <{OWL}Class> ; <{RDFS}label> \"thermometer\" ; "
            f"<{RDFS}subClassOf> <{mini}#Sensor> , [ a <{OWL}Restriction> ; "
            f"<{OWL}onProperty> <{mini}#observes> ; <{OWL}someValuesFrom> <{mini}#Property> ] .")
-    settings = load_settings(data_dir=tmp_path / "scaled",
-                             store={"backend": "sparql", "query_url": oxigraph_server})
-    with Engine.open(settings) as engine:
-        engine.catalog_load(catalog_dir)
-        base = next(v for v in engine.catalog_list() if v.ontology_iri == mini)
-        new = engine.apply(Proposal(updates=[OntologyUpdate(
-            ontology_iri=mini, base_hash=base.content_hash, add=add)])).applied[0].content_hash
+    settings, base, new = _applied_on_server(tmp_path, catalog_dir, oxigraph_server, add)
     with Engine.open(settings) as engine:  # nothing cached: read from the server
         version = next(v for v in engine.catalog_list() if v.ontology_iri == mini)
         assert version.content_hash == new and version.added_graph is not None
@@ -88,23 +84,36 @@ def test_an_update_that_removes_is_written_whole_on_a_sparql_server(
         tmp_path: Path, catalog_dir: Path, oxigraph_server: str) -> None:
     """The new version's statements are written whole through the Graph Store protocol
     (the apply never makes them into triples before the write)."""
-    from ontoretrieve import Mode, OntologyUpdate, Proposal
+    from ontoretrieve import Mode
     from ontoretrieve.rdf.canonical import graph_hash
     from ontoretrieve.rdf.vocab import RDFS, graph_name
 
     mini = "http://example.org/mini"
-    settings = load_settings(data_dir=tmp_path / "scaled",
-                             store={"backend": "sparql", "query_url": oxigraph_server})
-    with Engine.open(settings) as engine:
-        engine.catalog_load(catalog_dir)
-        base = next(v for v in engine.catalog_list() if v.ontology_iri == mini)
-        new = engine.apply(Proposal(updates=[OntologyUpdate(
-            ontology_iri=mini, base_hash=base.content_hash,
-            add=f"<{mini}#Device> <{RDFS}label> \"instrument\"@en .",
-            remove=f"<{mini}#Device> <{RDFS}label> \"device\"@en .")])).applied[0].content_hash
+    settings, base, new = _applied_on_server(
+        tmp_path, catalog_dir, oxigraph_server,
+        f"<{mini}#Device> <{RDFS}label> \"instrument\"@en .",
+        f"<{mini}#Device> <{RDFS}label> \"device\"@en .")
     with Engine.open(settings) as engine:  # nothing cached: read from the server
         version = next(v for v in engine.catalog_list() if v.ontology_iri == mini)
         assert version.content_hash == new and version.added_graph is None
         stored = engine.store.graph_triples(graph_name(new))
         assert len(stored) == base.triple_count and graph_hash(stored) == new
         assert f"{mini}#Device" in engine.retrieve("an instrument", mode=Mode.VECTOR).terms
+
+
+def _applied_on_server(tmp_path: Path, catalog_dir: Path, server: str, add: str,
+                       remove: str = "") -> tuple[Settings, OntologyVersion, str]:
+    """Load the catalog into the SPARQL server and apply one update to the mini ontology:
+    the settings, the base version and the new version's content hash."""
+    from ontoretrieve import OntologyUpdate, Proposal
+
+    settings = load_settings(data_dir=tmp_path / "scaled",
+                             store={"backend": "sparql", "query_url": server})
+    with Engine.open(settings) as engine:
+        engine.catalog_load(catalog_dir)
+        base = next(v for v in engine.catalog_list()
+                    if v.ontology_iri == "http://example.org/mini")
+        new = engine.apply(Proposal(updates=[OntologyUpdate(
+            ontology_iri=base.ontology_iri, base_hash=base.content_hash, add=add,
+            remove=remove)])).applied[0].content_hash
+    return settings, base, new
