@@ -84,8 +84,9 @@ def changed_keys(old: Sequence[KeyedForm], new: Sequence[KeyedForm]) -> set[tupl
     the same. That order is checked over all of them at once (one list comparison), and
     where it differs, every key whose entries differ is found the long way. (A pair
     whose entries come out alike is answered the same from either table.) An apply's
-    versions share most keys: GO's 217k keyed forms, 0.1 s here against 1 s for
-    comparing the two versions' entries key by key (benchmarks/RESULTS.md, session 47).
+    versions share most keys: GO's 217k keyed forms, 0.28-0.37 s here against
+    0.87-2.0 s for comparing the two versions' entries key by key
+    (benchmarks/RESULTS.md, session 47).
 
     >>> old = [("folded", " cell ", "x:a", "cell", "label")]
     >>> changed_keys(old, [*old, ("folded", " gene ", "x:b", "gene", "label")])

@@ -11,7 +11,7 @@ runs SHACL and writes.
 The checks take statements (``Statement``: plain (subject, predicate, object)
 tuples), the form a version is read in: making GO's 389k ``ox.Triple`` objects
 from them cost a cold validation 1.0-1.4 s (benchmarks/RESULTS.md, session 47).
-``rdf.graph_index.as_statements`` turns parsed triples into statements.
+``backends.triple_store.interned`` turns parsed triples into statements.
 
 >>> update = OntologyUpdate(ontology_iri="http://x/o", base_hash="h",
 ...                         add="<http://x/A> <http://x/p> <http://x/B> .")

@@ -50,7 +50,6 @@ __all__ = [
     "RoleTable",
     "Statement",
     "WorkingGraph",
-    "as_statements",
     "as_triples",
     "blank_tree",
     "is_standard",
@@ -66,17 +65,8 @@ Statement: TypeAlias = tuple[Node, ox.NamedNode, Term]
 A version is read as statements, cheaper to make than ``ox.Triple`` objects (each
 of which copies its three terms: GO's 389k cost 1.0-1.4 s, benchmarks/RESULTS.md,
 session 47). A statement never equals an ``ox.Triple``, so what is compared must
-be one or the other: ``as_statements`` and ``as_triples`` convert."""
-
-
-def as_statements(triples: Iterable[ox.Triple]) -> list[Statement]:
-    """Triples as statements.
-
-    >>> a = ox.NamedNode("http://x/a")
-    >>> as_statements([ox.Triple(a, a, a)]) == [(a, a, a)]
-    True
-    """
-    return [(t.subject, t.predicate, t.object) for t in triples]  # type: ignore[misc]
+be one or the other: ``backends.triple_store.interned`` makes statements of triples,
+``as_triples`` triples of statements."""
 
 
 def as_triples(rows: Iterable[ox.Triple] | Iterable[Statement]) -> list[ox.Triple]:
