@@ -49,8 +49,13 @@ from ontoretrieve.cli.common import (
 )
 from ontoretrieve.context.model import Context, Mode
 from ontoretrieve.engine import Engine
-from ontoretrieve.engine.annotate import AnnotateReport, annotate_file
-from ontoretrieve.engine.annotate_workers import WorkerPool
+from ontoretrieve.engine.annotate import AnnotateReport, annotate_file, units_left
+from ontoretrieve.engine.annotate_workers import (
+    WorkerPool,
+    auto_workers,
+    available_memory,
+    usable_cores,
+)
 from ontoretrieve.engine.matches import as_csv, as_sssom, term_matches
 from ontoretrieve.engine.results import RetrieveResult
 from ontoretrieve.errors import OntoRetrieveError
@@ -289,10 +294,11 @@ def annotate_command(
         "--max-tokens", min=1, help="Each context's budget in prompt tokens.")] = None,
     batch: Annotated[int, typer.Option(
         "--batch", min=1, max=4096, help="Units retrieved per batch.")] = 64,
-    workers: Annotated[int, typer.Option(
-        "--workers", min=1, max=256, help="Processes retrieving batches side by side, each "
-        "reading the data directory with its share of the cores (the output is the same "
-        "file); 1 retrieves in this process.")] = 1,
+    workers: Annotated[str, typer.Option(
+        "--workers", metavar="auto|N", help="Processes retrieving batches side by side, "
+        "each reading the data directory with its share of the cores (the output is the "
+        "same file); 1 retrieves in this process; auto: one per core where the units left "
+        "fill 4 batches per worker and memory affords 2.5 GiB each.")] = "auto",
     turtle: Annotated[bool, typer.Option(
         "--turtle/--no-turtle", metavar="", help="Put each context's Turtle in its line.")] = True,
     tenant: TenantOption = DEFAULT_TENANT,
@@ -301,24 +307,50 @@ def annotate_command(
     as_json: AsJson = False,
 ) -> None:
     """Retrieve every unit of a JSON Lines file in batches (exit 1 if some failed)."""
+    asked = _asked_workers(workers)
     with errors_to_exit():
         _existing_data_dir(data_dir, None)
         settings = settings_from(data_dir, config)
         with open_engine(settings) as engine:
             _ensure_index(engine, None, tenant, show=not as_json)
-            with (WorkerPool(settings, workers) if workers > 1 else nullcontext()) as pool:
+            count = _worker_count(asked, units, out_path, batch)
+            with (WorkerPool(settings, count) if count > 1 else nullcontext()) as pool:
                 report = _annotate(engine, units, out_path, tenant=tenant, mode=mode,
                                    ontologies=ontology or (), max_tokens=max_tokens,
                                    batch=batch, turtle=turtle, workers=pool,
                                    show=not as_json)
     if as_json:
-        print_json({**asdict(report), "units_per_second": report.units_per_second})
+        print_json({**asdict(report), "units_per_second": report.units_per_second,
+                    "workers": count})
     else:
         err.print(f"{report.annotated:,} units annotated ({report.kept:,} kept from an "
                   f"earlier run), {report.failed:,} failed, {report.units_per_second} units/s "
-                  f"-> {escape(str(out_path))}", highlight=False)
+                  f"with {count} worker{'s' if count > 1 else ''} -> {escape(str(out_path))}",
+                  highlight=False)
     if report.failed:
         raise typer.Exit(1)
+
+
+def _asked_workers(workers: str) -> int | None:
+    """``--workers``: a number from 1 to 256, or None for auto."""
+    if workers.strip().lower() == "auto":
+        return None
+    try:
+        count = int(workers)
+    except ValueError:
+        count = 0
+    if not 1 <= count <= 256:
+        raise typer.BadParameter(f"must be auto or a whole number from 1 to 256, not "
+                                 f"{workers!r}", param_hint="--workers")
+    return count
+
+
+def _worker_count(asked: int | None, units: Path, out: Path, batch: int) -> int:
+    """The workers asked for, or auto's (``annotate_workers.auto_workers`` over the units
+    left, the usable cores and the memory available)."""
+    if asked is not None:
+        return asked
+    return auto_workers(units_left(units, out), batch, usable_cores(), available_memory())
 
 
 _WARMING_UP = "first batch: loading the model, index and catalog graphs"

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -38,7 +39,7 @@ from ontoretrieve.errors import OntoRetrieveError
 from ontoretrieve.query.documents import document_id, joined_documents
 
 __all__ = ["AnnotateReport", "ChunkWorkers", "RowLine", "UnitLine", "annotate_chunk",
-           "annotate_file", "ok_row", "parse_units", "row_lines"]
+           "annotate_file", "ok_row", "parse_units", "row_lines", "units_left"]
 
 AnnotateProgress = Callable[[int, int], None]
 """Called before the first batch and after each: (units done, units in the file)."""
@@ -215,6 +216,36 @@ def ok_row(unit: UnitLine, context: Context, turtle: bool) -> dict[str, Any]:
     if not turtle:
         del result["turtle"]
     return {"id": unit.id, "line": unit.line, "ok": True, **result}
+
+
+def units_left(units: Path, out: Path) -> int:
+    """About how many units of ``units`` a run into ``out`` still retrieves: its non-blank
+    lines less the good rows an earlier run left in ``out`` (told by how a row begins,
+    not parsed: enough to choose how many workers to start).
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _ = (folder / "u.jsonl").write_text('{"id": "a", "text": "x"}\\n\\n{"id": "b"}\\n')
+    >>> _ = (folder / "o.jsonl").write_text('{"id": "a", "line": 1, "ok": true}\\n')
+    >>> units_left(folder / "u.jsonl", folder / "o.jsonl"), units_left(folder / "u.jsonl",
+    ...                                                               folder / "none")
+    (1, 2)
+
+    Raises:
+        OntoRetrieveError: ``units`` cannot be read.
+    """
+    with _open_units(units) as lines:
+        total = sum(1 for line in lines if line.strip())
+    try:
+        with out.open("rb") as previous:
+            done = sum(1 for row in previous if _GOOD_ROW.match(row[:4096]))
+    except OSError:  # no output yet (or none readable: the run says so when it writes)
+        done = 0
+    return max(0, total - done)
+
+
+_GOOD_ROW = re.compile(rb'\{"id": "(?:[^"\\]|\\.)*", "line": \d+, "ok": true')
+"""How ``ok_row``'s line begins."""
 
 
 def _count_units(path: Path) -> tuple[int, dict[str, str]]:

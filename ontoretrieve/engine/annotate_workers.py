@@ -34,7 +34,18 @@ from ontoretrieve.engine.annotate import RowLine, UnitLine, annotate_chunk, row_
 from ontoretrieve.errors import OntoRetrieveError
 from ontoretrieve.settings import Settings
 
-__all__ = ["WorkerPool", "worker_settings"]
+__all__ = ["BATCHES_PER_WORKER", "WORKER_MEMORY_BYTES", "WorkerPool", "auto_workers",
+           "available_memory", "usable_cores", "worker_settings"]
+
+BATCHES_PER_WORKER = 4
+"""Batches of work a worker takes before another one pays for its start. Each worker
+opens its own engine and fills its own caches, so its first batch is slow: on the bench
+catalog (2 cores) 64 CRAFT paragraphs took 17.4 s with two workers against 13.1 s in one
+process, 320 took 33.3 s against 37.5 s (benchmarks/RESULTS.md, session 48)."""
+
+WORKER_MEMORY_BYTES = 5 << 29
+"""Memory set aside for each worker (2.5 GiB): a worker on the bench catalog peaked at
+1.6 GB over 640 CRAFT paragraphs, its graph caches growing with the catalog."""
 
 _engine: Any = None
 """The worker process's engine, opened when it starts."""
@@ -62,6 +73,60 @@ def worker_settings(settings: Settings, workers: int, cores: int | None = None) 
         "embed": embed.model_copy(update={"threads": embed.threads or share}),
         "vector_index": vector.model_copy(update={
             "search_threads": vector.search_threads or share})})
+
+
+def auto_workers(units: int, batch: int, cores: int, memory: int | None) -> int:
+    """How many workers ``annotate --workers auto`` starts for ``units`` left to do in
+    batches of ``batch``: one per core, but no more than one per ``BATCHES_PER_WORKER``
+    batches nor than ``memory`` (bytes available, None: unknown) affords at
+    ``WORKER_MEMORY_BYTES`` each; 1 retrieves in the calling process.
+
+    >>> auto_workers(3658, 64, cores=2, memory=20 << 30)
+    2
+    >>> auto_workers(200, 64, cores=2, memory=20 << 30)  # 4 batches: not worth a start
+    1
+    >>> auto_workers(100_000, 64, cores=32, memory=16 << 30)  # 6 workers fit in 16 GiB
+    6
+    >>> auto_workers(100_000, 64, cores=8, memory=None)
+    8
+    """
+    batches = -(-units // max(1, batch))
+    most = [cores, batches // BATCHES_PER_WORKER]
+    if memory is not None:
+        most.append(memory // WORKER_MEMORY_BYTES)
+    return max(1, min(most))
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system says).
+
+    >>> usable_cores() >= 1
+    True
+    """
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # not on every system (macOS, Windows)
+        return os.cpu_count() or 1
+
+
+def available_memory() -> int | None:
+    """Bytes of memory available to new processes without swapping (Linux's
+    ``MemAvailable``; else the free pages the system reports), None when unknown.
+
+    >>> available_memory() is None or available_memory() > 0
+    True
+    """
+    try:
+        with open("/proc/meminfo", encoding="ascii") as info:
+            for line in info:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, OSError, ValueError):
+        return None
 
 
 class WorkerPool:

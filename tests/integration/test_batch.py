@@ -13,7 +13,7 @@ import pytest
 
 from ontoretrieve.context.model import Context
 from ontoretrieve.engine import Engine
-from ontoretrieve.engine.annotate import annotate_file
+from ontoretrieve.engine.annotate import annotate_file, units_left
 from ontoretrieve.engine.annotate_workers import WorkerPool
 from ontoretrieve.engine.results import RetrieveResult
 from ontoretrieve.errors import OntoRetrieveError
@@ -254,11 +254,21 @@ def test_annotate_cli_exit_codes(tmp_path: Path) -> None:
     result = runner.invoke(app, ["annotate", str(good), "--out", str(tmp_path / "g.jsonl"),
                                  "--data-dir", data, "--json"])
     assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout)["annotated"] == 2
+    # auto: two units are no work for a second process
+    assert (json.loads(result.stdout)["annotated"], json.loads(result.stdout)["workers"]) == (
+        2, 1)
+    # the written rows are told as done, so a resumed run starts no worker for them
+    assert units_left(good, tmp_path / "g.jsonl") == 0
     result = runner.invoke(app, ["annotate", str(good), "--out", str(tmp_path / "w.jsonl"),
                                  "--data-dir", data, "--workers", "2", "--json"])
     assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout)["annotated"] == 2
+    assert (json.loads(result.stdout)["annotated"], json.loads(result.stdout)["workers"]) == (
+        2, 2)
+    for wrong in ("0", "many"):
+        refused = runner.invoke(app, ["annotate", str(good), "--out", str(tmp_path / "x.jsonl"),
+                                      "--data-dir", data, "--workers", wrong])
+        assert refused.exit_code == 2 and "--workers" in refused.output
+        assert f"not {wrong!r}" in refused.output and not (tmp_path / "x.jsonl").exists()
     bad = _units_file(tmp_path / "bad.jsonl", ["A cat.", "A mouse."], bad=True)
     result = runner.invoke(app, ["annotate", str(bad), "--out", str(tmp_path / "b.jsonl"),
                                  "--data-dir", data, "--json"])
