@@ -67,7 +67,7 @@ def worker_settings(settings: Settings, workers: int, cores: int | None = None) 
     >>> worker_settings(load_settings(), 3, cores=2).embed.threads
     1
     """
-    share = max(1, (cores or os.cpu_count() or 1) // workers)
+    share = max(1, (cores or usable_cores()) // workers)
     embed, vector = settings.embed, settings.vector_index
     return settings.model_copy(update={
         "embed": embed.model_copy(update={"threads": embed.threads or share}),
