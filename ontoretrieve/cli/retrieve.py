@@ -10,7 +10,8 @@ stays machine-readable.
 from __future__ import annotations
 
 import time
-from contextlib import nullcontext
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated, Any
@@ -60,6 +61,7 @@ from ontoretrieve.engine.matches import as_csv, as_sssom, term_matches
 from ontoretrieve.engine.results import RetrieveResult
 from ontoretrieve.errors import OntoRetrieveError
 from ontoretrieve.index.build import tenant_dir
+from ontoretrieve.settings import Settings
 from ontoretrieve.settings.tenants import DEFAULT_TENANT
 
 __all__ = ["annotate_command", "lookup_command", "retrieve_command", "search_command",
@@ -314,7 +316,7 @@ def annotate_command(
         with open_engine(settings) as engine:
             _ensure_index(engine, None, tenant, show=not as_json)
             count = _worker_count(asked, units, out_path, batch)
-            with (WorkerPool(settings, count) if count > 1 else nullcontext()) as pool:
+            with _worker_pool(settings, count, show=not as_json) as pool:
                 report = _annotate(engine, units, out_path, tenant=tenant, mode=mode,
                                    ontologies=ontology or (), max_tokens=max_tokens,
                                    batch=batch, turtle=turtle, workers=pool,
@@ -351,6 +353,20 @@ def _worker_count(asked: int | None, units: Path, out: Path, batch: int) -> int:
     if asked is not None:
         return asked
     return auto_workers(units_left(units, out), batch, usable_cores(), available_memory())
+
+
+@contextmanager
+def _worker_pool(settings: Settings, count: int, *, show: bool) -> Iterator[WorkerPool | None]:
+    """The pool of ``count`` workers (None: retrieve in this process), saying while they
+    start: each opens the model and the index before the first batch is sent."""
+    if count < 2:
+        yield None
+        return
+    starting = f"starting {count} workers: each opens the model and the index"
+    with err.status(starting) if show else nullcontext():
+        pool = WorkerPool(settings, count)
+    with pool:
+        yield pool
 
 
 _WARMING_UP = "first batch: loading the model, index and catalog graphs"
