@@ -11,6 +11,9 @@ the worker exactly as ``annotate_file`` makes them in one process, and come back
 in input order, so the output file is the same line for line; the vectors do not
 depend on the encoder's threads (checked by the tests and the benchmark).
 
+How many: ``annotate --workers auto`` (the default) asks ``auto_workers``, one per
+usable core where the units left give each several batches and memory affords it.
+
 Workers start with ``spawn`` (the engine holds native threads a fork would
 copy half-way) and open their engines when the pool is made, all of them before
 it returns (as a loop opens its engine before its first unit), so a run's
