@@ -14,7 +14,7 @@ all their runs (units over seconds, summed).
 
     python benchmarks/annotate.py ../shared/bench/units/craft.jsonl \\
         --data-dir /work/data/bench --out /work/data/annotate [--sample N] [--seed 1] \\
-        [--batch 64] [--workers 2] [--rounds 2]
+        [--batch 64] [--workers auto|N] [--rounds 2]
 """
 
 from __future__ import annotations
@@ -78,7 +78,8 @@ def _run_annotate(units: Path, out: Path, args: argparse.Namespace) -> dict[str,
         raise SystemExit(f"annotate failed ({done.returncode}): {done.stderr[-2000:]}")
     batch = json.loads(done.stdout)
     return {"units_per_second": batch["units_per_second"], "seconds": batch["seconds"],
-            "failed": batch["failed"], "process_wall": round(time.perf_counter() - begun, 1)}
+            "failed": batch["failed"], "workers": batch["workers"],
+            "process_wall": round(time.perf_counter() - begun, 1)}
 
 
 def main() -> None:
@@ -90,7 +91,8 @@ def main() -> None:
     parser.add_argument("--check", type=int, default=300, help="rows compared")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--batch", type=int, default=64)
-    parser.add_argument("--workers", type=int, default=1, help="annotate --workers")
+    parser.add_argument("--workers", default="auto",
+                        help="annotate --workers (default auto, as the command's own)")
     parser.add_argument("--rounds", type=int, default=1,
                         help="2: loop, annotate, annotate, loop (against drift)")
     args = parser.parse_args()
