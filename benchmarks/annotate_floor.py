@@ -5,7 +5,7 @@ and every query through the lanes' searches, batch or loop: the vectors and
 hits must be equal, so neither can be skipped. This measures, per unit, the
 wall time the loop spends in those two (``Engine.retrieve`` per unit, the
 encoder on every core) and the CPU time a batch spends in them with one
-worker's share of the cores (``annotate_workers.worker_settings``), plus the
+worker's share of the cores (``workers.worker_settings``), plus the
 rest of each. With ``cores`` workers each running on one core, the batch's
 units per second are at most ``cores / batch CPU per unit`` and the loop's
 ``1 / loop wall per unit``, so
@@ -42,7 +42,7 @@ import json, sys, time
 from pathlib import Path
 from ontoretrieve import Engine, load_settings
 from ontoretrieve.backends.qdrant_edge import EdgeIndex
-from ontoretrieve.engine.annotate_workers import worker_settings
+from ontoretrieve.engine.workers import worker_settings
 from ontoretrieve.index.embed import FastEmbedder
 mode, texts_path, data_dir, batch, cores = sys.argv[1:6]
 texts = json.loads(Path(texts_path).read_text(encoding="utf-8"))

@@ -9,7 +9,7 @@ so only budgets measured side by side compare):
   every core, as a build runs it (wall seconds);
 - queries: the query windows of a fixed-seed sample of units, as one
   ``annotate`` batch embeds them, with one worker's share of the cores
-  (``annotate_workers.worker_settings``; CPU seconds).
+  (``workers.worker_settings``; CPU seconds).
 
 Every budget's vectors must equal the first's bit for bit (the run stops
 otherwise): the budget changes speed and memory, never a result.
@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from ontoretrieve.bench.perf import dense_texts, file_atoms
-from ontoretrieve.engine.annotate_workers import worker_settings
+from ontoretrieve.engine.workers import worker_settings
 from ontoretrieve.index.build import make_embedder
 from ontoretrieve.index.embed import Embedder
 from ontoretrieve.query.windows import make_windows_with_metrics

@@ -157,6 +157,21 @@ def open_store(settings: Settings, access: Access = Access.READ,
             store.close()
 
 
+def asked_workers(workers: str) -> int | None:
+    """``--workers``: a number from 1 to 256, or None for auto (a bad value is refused
+    naming the option)."""
+    if workers.strip().lower() == "auto":
+        return None
+    try:
+        count = int(workers)
+    except ValueError:
+        count = 0
+    if not 1 <= count <= 256:
+        raise typer.BadParameter(f"must be auto or a whole number from 1 to 256, not "
+                                 f"{workers!r}", param_hint="--workers")
+    return count
+
+
 def print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, indent=2, default=str) + "\n")
 

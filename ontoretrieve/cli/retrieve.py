@@ -35,6 +35,7 @@ from ontoretrieve.cli.common import (
     TenantOption,
     TextFileOption,
     app,
+    asked_workers,
     document_argument,
     err,
     errors_to_exit,
@@ -51,14 +52,10 @@ from ontoretrieve.cli.common import (
 from ontoretrieve.context.model import Context, Mode
 from ontoretrieve.engine import Engine
 from ontoretrieve.engine.annotate import AnnotateReport, annotate_file, units_left
-from ontoretrieve.engine.annotate_workers import (
-    WorkerPool,
-    auto_workers,
-    available_memory,
-    usable_cores,
-)
+from ontoretrieve.engine.annotate_workers import WorkerPool, auto_workers
 from ontoretrieve.engine.matches import as_csv, as_sssom, term_matches
 from ontoretrieve.engine.results import RetrieveResult
+from ontoretrieve.engine.workers import available_memory, usable_cores
 from ontoretrieve.errors import OntoRetrieveError
 from ontoretrieve.index.build import tenant_dir
 from ontoretrieve.settings import Settings
@@ -309,7 +306,7 @@ def annotate_command(
     as_json: AsJson = False,
 ) -> None:
     """Retrieve every unit of a JSON Lines file in batches (exit 1 if some failed)."""
-    asked = _asked_workers(workers)
+    asked = asked_workers(workers)
     with errors_to_exit():
         _existing_data_dir(data_dir, None)
         settings = settings_from(data_dir, config)
@@ -331,20 +328,6 @@ def annotate_command(
                   highlight=False)
     if report.failed:
         raise typer.Exit(1)
-
-
-def _asked_workers(workers: str) -> int | None:
-    """``--workers``: a number from 1 to 256, or None for auto."""
-    if workers.strip().lower() == "auto":
-        return None
-    try:
-        count = int(workers)
-    except ValueError:
-        count = 0
-    if not 1 <= count <= 256:
-        raise typer.BadParameter(f"must be auto or a whole number from 1 to 256, not "
-                                 f"{workers!r}", param_hint="--workers")
-    return count
 
 
 def _worker_count(asked: int | None, units: Path, out: Path, batch: int) -> int:

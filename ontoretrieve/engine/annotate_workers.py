@@ -1,44 +1,24 @@
 """Annotate with worker processes: each retrieves whole chunks with an engine of its own.
 
-One engine uses a little more than one core on a corpus: the encoder spreads over
-the cores, the rest of a retrieval (lane fusion, seed rules, the subgraph, the
-token budget) is Python on one. Worker processes, each a reader of the data
-directory (``Engine.open(access="read")``) with its share of the cores for the
-encoder (``embed.threads``) and the vector search (``vector_index.search_threads``:
-Edge's own choice is a pool of several threads per process, which two workers
-on two cores only make contend), keep every core busy. A chunk's rows are made in
-the worker exactly as ``annotate_file`` makes them in one process, and come back
-in input order, so the output file is the same line for line; the vectors do not
-depend on the encoder's threads (checked by the tests and the benchmark).
-
-How many: ``annotate --workers auto`` (the default) asks ``auto_workers``, one per
-usable core where the units left give each several batches and memory affords it.
-
-Workers start with ``spawn`` (the engine holds native threads a fork would
-copy half-way) and open their engines when the pool is made, all of them before
-it returns (as a loop opens its engine before its first unit), so a run's
-rate counts retrieval only. A worker that cannot open the engine fails the
-pool with the reason; the lines already written stay and a later run resumes
-after them.
+A chunk's rows are made in the worker (``workers.EnginePool``) exactly as
+``annotate_file`` makes them in one process, and come back in input order, so
+the output file is the same line for line. How many: ``annotate --workers auto``
+(the default) asks ``auto_workers``, one per usable core where the units left
+give each several batches and memory affords it. A worker that cannot open the
+engine fails the pool with the reason; the lines already written stay and a
+later run resumes after them.
 """
 
 from __future__ import annotations
 
-import atexit
-import multiprocessing
-import os
-from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from ontoretrieve.engine.annotate import RowLine, UnitLine, annotate_chunk, row_lines
-from ontoretrieve.errors import OntoRetrieveError
+from ontoretrieve.engine.workers import EnginePool
 from ontoretrieve.settings import Settings
 
-__all__ = ["BATCHES_PER_WORKER", "WORKER_MEMORY_BYTES", "WorkerPool", "auto_workers",
-           "available_memory", "usable_cores", "worker_settings"]
+__all__ = ["BATCHES_PER_WORKER", "WORKER_MEMORY_BYTES", "WorkerPool", "auto_workers"]
 
 BATCHES_PER_WORKER = 4
 """Batches of work a worker takes before another one pays for its start. Each worker
@@ -49,33 +29,6 @@ process, 320 took 33.3 s against 37.5 s (benchmarks/RESULTS.md, session 48)."""
 WORKER_MEMORY_BYTES = 5 << 29
 """Memory set aside for each worker (2.5 GiB): a worker on the bench catalog peaked at
 1.6 GB over 640 CRAFT paragraphs, its graph caches growing with the catalog."""
-
-_engine: Any = None
-"""The worker process's engine, opened when it starts."""
-_failure: str | None = None
-"""Why the worker could not open its engine (reported by its first task)."""
-_started: Any = None
-"""The barrier every worker's first task waits at."""
-
-
-def worker_settings(settings: Settings, workers: int, cores: int | None = None) -> Settings:
-    """The settings of one of ``workers`` workers: the encoder's and the vector search's
-    threads split among them (each unless set: ``embed.threads``,
-    ``vector_index.search_threads``), the rest unchanged.
-
-    >>> from ontoretrieve.settings import load_settings
-    >>> split = worker_settings(load_settings(), 2, cores=8)
-    >>> split.embed.threads, split.vector_index.search_threads
-    (4, 4)
-    >>> worker_settings(load_settings(), 3, cores=2).embed.threads
-    1
-    """
-    share = max(1, (cores or usable_cores()) // workers)
-    embed, vector = settings.embed, settings.vector_index
-    return settings.model_copy(update={
-        "embed": embed.model_copy(update={"threads": embed.threads or share}),
-        "vector_index": vector.model_copy(update={
-            "search_threads": vector.search_threads or share})})
 
 
 def auto_workers(units: int, batch: int, cores: int, memory: int | None) -> int:
@@ -100,39 +53,8 @@ def auto_workers(units: int, batch: int, cores: int, memory: int | None) -> int:
     return max(1, min(most))
 
 
-def usable_cores() -> int:
-    """The cores this process may run on (its CPU affinity where the system says).
 
-    >>> usable_cores() >= 1
-    True
-    """
-    try:
-        return len(os.sched_getaffinity(0)) or 1
-    except AttributeError:  # not on every system (macOS, Windows)
-        return os.cpu_count() or 1
-
-
-def available_memory() -> int | None:
-    """Bytes of memory available to new processes without swapping (Linux's
-    ``MemAvailable``; else the free pages the system reports), None when unknown.
-
-    >>> available_memory() is None or available_memory() > 0
-    True
-    """
-    try:
-        with open("/proc/meminfo", encoding="ascii") as info:
-            for line in info:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (AttributeError, OSError, ValueError):
-        return None
-
-
-class WorkerPool:
+class WorkerPool(EnginePool):
     """``workers`` processes annotating chunks of units; a context manager.
 
     Raises:
@@ -141,77 +63,23 @@ class WorkerPool:
     """
 
     def __init__(self, settings: Settings, workers: int) -> None:
-        if workers < 1:
-            raise OntoRetrieveError(f"the number of workers must be at least 1, not {workers}")
-        self.workers = workers
-        context = multiprocessing.get_context("spawn")
-        # Every worker takes one task that waits for all: so each has started and
-        # opened its engine (or said why not) when the pool is returned.
-        started = context.Barrier(workers)
-        self._executor = ProcessPoolExecutor(
-            max_workers=workers, mp_context=context, initializer=_start_worker,
-            initargs=(worker_settings(settings, workers), started))
-        try:
-            for ready in [self._executor.submit(_ready) for _ in range(workers)]:
-                _result(ready)
-        except BaseException:
-            self.close()
-            raise
+        super().__init__(settings, workers, name="an annotate worker",
+                         if_died="; the lines written so far are kept and a new run "
+                         "resumes after them")
 
     def __enter__(self) -> WorkerPool:
         return self
-
-    def __exit__(self, *_: object) -> None:
-        self.close()
-
-    def close(self) -> None:
-        self._executor.shutdown(wait=True, cancel_futures=True)
 
     def annotate(self, chunks: Iterable[Sequence[UnitLine]], options: dict[str, Any],
                  turtle: bool) -> Iterator[list[RowLine]]:
         """The output lines of each chunk, in the order of the chunks; at most two chunks per
         worker are in flight, so a corpus is never read ahead whole."""
-        pending: deque[Future[list[RowLine]]] = deque()
-        for chunk in chunks:
-            pending.append(self._executor.submit(_annotate_in_worker, list(chunk), options,
-                                                 turtle))
-            if len(pending) >= 2 * self.workers:
-                yield _result(pending.popleft())
-        while pending:
-            yield _result(pending.popleft())
+        return self.map_in_order(_annotate_in_worker,
+                                 ((list(chunk), options, turtle) for chunk in chunks))
 
 
-def _result(future: Future[Any]) -> Any:
-    try:
-        return future.result()
-    except BrokenProcessPool as exc:
-        raise OntoRetrieveError(f"an annotate worker died ({exc}); the lines written so far "
-                                "are kept and a new run resumes after them") from None
-
-
-def _start_worker(settings: Settings, started: Any) -> None:
-    """In the worker, when it starts: open its engine (a failure is kept, not raised,
-    since an initializer that raises breaks the pool without saying why)."""
-    global _engine, _failure, _started
-    from ontoretrieve.engine import Engine
-
-    try:
-        _engine = Engine.open(settings, access="read")
-    except Exception as exc:
-        _failure = f"an annotate worker cannot open the engine: {exc}"
-    else:
-        atexit.register(_engine.close)
-    _started = started
-
-
-def _ready() -> None:
-    """In the worker: wait for every worker to have started, then say how it went."""
-    _started.wait(timeout=600)
-    if _failure is not None:
-        raise OntoRetrieveError(_failure)
-
-
-def _annotate_in_worker(chunk: list[UnitLine], options: dict[str, Any], turtle: bool
+def _annotate_in_worker(engine: Any, work: tuple[list[UnitLine], dict[str, Any], bool]
                         ) -> list[RowLine]:
     """In the worker: the chunk's output lines (cheaper to send back than objects)."""
-    return row_lines(annotate_chunk(_engine, chunk, options, turtle))
+    chunk, options, turtle = work
+    return row_lines(annotate_chunk(engine, chunk, options, turtle))

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ontoretrieve import Engine, load_settings
 from ontoretrieve.engine.annotate import ok_row, parse_units, row_lines
-from ontoretrieve.engine.annotate_workers import worker_settings
+from ontoretrieve.engine.workers import worker_settings
 
 
 def main() -> None:
