@@ -52,10 +52,10 @@ from ontoretrieve.cli.common import (
 from ontoretrieve.context.model import Context, Mode
 from ontoretrieve.engine import Engine
 from ontoretrieve.engine.annotate import AnnotateReport, annotate_file, units_left
-from ontoretrieve.engine.annotate_workers import WorkerPool, auto_workers
+from ontoretrieve.engine.annotate_workers import WorkerPool
 from ontoretrieve.engine.matches import as_csv, as_sssom, term_matches
 from ontoretrieve.engine.results import RetrieveResult
-from ontoretrieve.engine.workers import available_memory, usable_cores
+from ontoretrieve.engine.workers import auto_workers, available_memory, usable_cores
 from ontoretrieve.errors import OntoRetrieveError
 from ontoretrieve.index.build import tenant_dir
 from ontoretrieve.settings import Settings
@@ -331,7 +331,7 @@ def annotate_command(
 
 
 def _worker_count(asked: int | None, units: Path, out: Path, batch: int) -> int:
-    """The workers asked for, or auto's (``annotate_workers.auto_workers`` over the units
+    """The workers asked for, or auto's (``workers.auto_workers`` over the units
     left, the usable cores and the memory available)."""
     if asked is not None:
         return asked

@@ -3,8 +3,8 @@
 A chunk's rows are made in the worker (``workers.EnginePool``) exactly as
 ``annotate_file`` makes them in one process, and come back in input order, so
 the output file is the same line for line. How many: ``annotate --workers auto``
-(the default) asks ``auto_workers``, one per usable core where the units left
-give each several batches and memory affords it. A worker that cannot open the
+(the default) asks ``workers.auto_workers``, one per usable core where the units
+left give each several batches and memory affords it. A worker that cannot open the
 engine fails the pool with the reason; the lines already written stay and a
 later run resumes after them.
 """
@@ -18,41 +18,7 @@ from ontoretrieve.engine.annotate import RowLine, UnitLine, annotate_chunk, row_
 from ontoretrieve.engine.workers import EnginePool
 from ontoretrieve.settings import Settings
 
-__all__ = ["BATCHES_PER_WORKER", "WORKER_MEMORY_BYTES", "WorkerPool", "auto_workers"]
-
-BATCHES_PER_WORKER = 4
-"""Batches of work a worker takes before another one pays for its start. Each worker
-opens its own engine and fills its own caches, so its first batch is slow: on the bench
-catalog (2 cores) 64 CRAFT paragraphs took 17.4 s with two workers against 13.1 s in one
-process, 320 took 33.3 s against 37.5 s (benchmarks/RESULTS.md, session 48)."""
-
-WORKER_MEMORY_BYTES = 5 << 29
-"""Memory set aside for each worker (2.5 GiB): a worker on the bench catalog peaked at
-1.6 GB over 640 CRAFT paragraphs, its graph caches growing with the catalog."""
-
-
-def auto_workers(units: int, batch: int, cores: int, memory: int | None) -> int:
-    """How many workers ``annotate --workers auto`` starts for ``units`` left to do in
-    batches of ``batch``: one per core, but no more than one per ``BATCHES_PER_WORKER``
-    batches nor than ``memory`` (bytes available, None: unknown) affords at
-    ``WORKER_MEMORY_BYTES`` each; 1 retrieves in the calling process.
-
-    >>> auto_workers(3658, 64, cores=2, memory=20 << 30)
-    2
-    >>> auto_workers(200, 64, cores=2, memory=20 << 30)  # 4 batches: not worth a start
-    1
-    >>> auto_workers(100_000, 64, cores=32, memory=16 << 30)  # 6 workers fit in 16 GiB
-    6
-    >>> auto_workers(100_000, 64, cores=8, memory=None)
-    8
-    """
-    batches = -(-units // max(1, batch))
-    most = [cores, batches // BATCHES_PER_WORKER]
-    if memory is not None:
-        most.append(memory // WORKER_MEMORY_BYTES)
-    return max(1, min(most))
-
-
+__all__ = ["WorkerPool"]
 
 class WorkerPool(EnginePool):
     """``workers`` processes annotating chunks of units; a context manager.

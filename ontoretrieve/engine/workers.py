@@ -32,7 +32,8 @@ from typing import Any, TypeVar
 from ontoretrieve.errors import OntoRetrieveError
 from ontoretrieve.settings import Settings
 
-__all__ = ["EnginePool", "available_memory", "usable_cores", "worker_settings"]
+__all__ = ["BATCHES_PER_WORKER", "WORKER_MEMORY_BYTES", "EnginePool", "auto_workers",
+           "available_memory", "usable_cores", "worker_settings"]
 
 _Item = TypeVar("_Item")
 _Result = TypeVar("_Result")
@@ -43,6 +44,17 @@ _failure: str | None = None
 """Why the worker could not start (reported by its first task)."""
 _started: Any = None
 """The barrier every worker's first task waits at."""
+
+
+BATCHES_PER_WORKER = 4
+"""Batches (chunks) of work a worker takes before another one pays for its start. Each worker
+opens its own engine and fills its own caches, so its first batch is slow: on the bench
+catalog (2 cores) 64 CRAFT paragraphs took 17.4 s with two workers against 13.1 s in one
+process, 320 took 33.3 s against 37.5 s (benchmarks/RESULTS.md, session 48)."""
+
+WORKER_MEMORY_BYTES = 5 << 29
+"""Memory set aside for each worker (2.5 GiB): a worker on the bench catalog peaked at
+1.6 GB over 640 CRAFT paragraphs, its graph caches growing with the catalog."""
 
 
 def worker_settings(settings: Settings, workers: int, cores: int | None = None) -> Settings:
@@ -63,6 +75,29 @@ def worker_settings(settings: Settings, workers: int, cores: int | None = None) 
         "embed": embed.model_copy(update={"threads": embed.threads or share}),
         "vector_index": vector.model_copy(update={
             "search_threads": vector.search_threads or share})})
+
+
+def auto_workers(units: int, batch: int, cores: int, memory: int | None) -> int:
+    """How many workers ``annotate --workers auto`` starts for ``units`` left to do in
+    batches of ``batch``: one per core, but no more than one per ``BATCHES_PER_WORKER``
+    batches nor than ``memory`` (bytes available, None: unknown) affords at
+    ``WORKER_MEMORY_BYTES`` each; 1 retrieves in the calling process.
+
+    >>> auto_workers(3658, 64, cores=2, memory=20 << 30)
+    2
+    >>> auto_workers(200, 64, cores=2, memory=20 << 30)  # 4 batches: not worth a start
+    1
+    >>> auto_workers(100_000, 64, cores=32, memory=16 << 30)  # 6 workers fit in 16 GiB
+    6
+    >>> auto_workers(100_000, 64, cores=8, memory=None)
+    8
+    """
+    batches = -(-units // max(1, batch))
+    most = [cores, batches // BATCHES_PER_WORKER]
+    if memory is not None:
+        most.append(memory // WORKER_MEMORY_BYTES)
+    return max(1, min(most))
+
 
 
 def usable_cores() -> int:

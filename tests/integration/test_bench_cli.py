@@ -157,3 +157,39 @@ def test_batched_run_writes_the_same_rows(run: tuple[Path, dict[str, Any]]) -> N
             "gold_unnamed_at_tokens", "context_bare_subjects")
     for unit_id, row in one_by_one.items():
         assert {k: row[k] for k in same} == {k: in_batches[unit_id][k] for k in same}, unit_id
+
+
+def test_workers_write_the_same_rows_in_the_same_order(run: tuple[Path, dict[str, Any]]) -> None:
+    out, _ = run
+    root = out.parent
+    pooled = root / "pooled"
+    # One unit per chunk, so both workers make rows and the order is the parent's to keep.
+    result = CliRunner().invoke(app, [
+        "bench", "recall", "--units", str(root / "corpus"), "--units", str(root / "t2k"),
+        "--out", str(pooled), "--data-dir", str(root / "data"), "--ablation", "no_expansion",
+        "--batch", "1", "--workers", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["workers"] == 2 and list(data["variants"]) == ["base", "no_expansion"]
+    assert data["warm_up_seconds"] > 0
+    same = ("retrieved_term_iris", "context_subjects", "context_triples_count",
+            "context_tokens", "funnel", "gold", "gold_at_tokens", "gold_unnamed",
+            "gold_unnamed_at_tokens", "context_bare_subjects", "graph_stage", "scoped")
+    for variant in ("base", "no_expansion"):
+        alone, in_workers = _rows(out, variant), _rows(pooled, variant)
+        assert list(alone) == list(in_workers), variant  # unit order
+        for unit_id, row in alone.items():
+            assert {k: row[k] for k in same} == {k: in_workers[unit_id][k] for k in same}, (
+                variant, unit_id)
+            assert in_workers[unit_id]["seconds"]["total"] > 0  # measured in the worker
+
+
+@pytest.mark.parametrize("workers", ["0", "many", "257"])
+def test_a_bad_workers_value_is_refused_before_any_work(tmp_path: Path, workers: str) -> None:
+    result = CliRunner().invoke(app, [
+        "bench", "recall", "--units", str(_corpus(tmp_path / "corpus")),
+        "--out", str(tmp_path / "out"), "--data-dir", str(tmp_path / "data"),
+        "--workers", workers])
+    assert result.exit_code == 2
+    assert "--workers" in result.output and repr(workers) in result.output
+    assert not (tmp_path / "data").exists() and not (tmp_path / "out").exists()
