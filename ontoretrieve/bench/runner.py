@@ -4,7 +4,9 @@ The composition behind ``ontoretrieve bench recall``. One process runs every
 variant (the base settings, each ablation, each point of a budget sweep) over
 the same open index, model and warm catalog caches: a Qdrant Edge shard opens
 once per process, and shared caches keep the variants' latencies comparable.
-Baselines are the engine itself with settings changed through ``--set``
+With workers (``bench.workers``) each worker process does the same for the
+chunks of units it is given. A row is made by ``bench.rows.bench_row`` either
+way. Baselines are the engine itself with settings changed through ``--set``
 (``ABLATIONS``), never separate code.
 
 >>> parse_sets(["fusion.top_k=100", "expand.graph_stage=false"])
