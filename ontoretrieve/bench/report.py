@@ -100,11 +100,28 @@ def _table(header: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
+def _workers_note(data: Mapping[str, Any]) -> str:
+    """Said after the warm-up when workers made the rows (their latencies then measured
+    beside each other).
+
+    >>> _workers_note({"workers": 2})
+    ' (2 workers, their sum); rows made by 2 workers, latencies measured side by side'
+    >>> _workers_note({})
+    ''
+    """
+    workers = data.get("workers") or 1
+    if workers < 2:
+        return ""
+    return (f" ({workers} workers, their sum); rows made by {workers} workers, latencies "
+            "measured side by side")
+
+
 def markdown_summary(data: Mapping[str, Any]) -> str:
     """Tables per variant (sources and overall), then the base run's ontologies."""
     parts = [f"# bench recall: {data.get('date', '')}", "",
              f"Units: {data.get('units_per_source')}; sample {data.get('sample')} per source, "
-             f"seed {data.get('seed')}; warm-up {data.get('warm_up_seconds')} s; "
+             f"seed {data.get('seed')}; warm-up {data.get('warm_up_seconds')} s"
+             f"{_workers_note(data)}; "
              f"peak RSS {data.get('peak_rss_mib')} MiB; units that name their ontology "
              f"{'scoped to it' if data.get('scoped', True) else 'unscoped'}.", ""]
     for name, variant in data["variants"].items():
@@ -315,7 +332,7 @@ def _html(data: Mapping[str, Any], plots: list[Path],
     body = [f"<h1>ontoretrieve bench recall</h1><p>{e(str(data.get('date', '')))} &middot; "
             f"command: <code>{e(str(data.get('command', '')))}</code></p>",
             f"<p>units per source: {e(json.dumps(data.get('units_per_source')))}; warm-up "
-            f"{e(str(data.get('warm_up_seconds')))} s; peak RSS "
+            f"{e(str(data.get('warm_up_seconds')))} s{e(_workers_note(data))}; peak RSS "
             f"{e(str(data.get('peak_rss_mib')))} MiB</p>"]
     for plot in plots:
         encoded = base64.b64encode(plot.read_bytes()).decode()
