@@ -176,3 +176,19 @@ def write_text2kg(folder: Path) -> Path:
         {"id": "ont_1_university_test_1",
          "triples": [{"sub": "Uab", "rel": "motto", "obj": "Lux"}]}])
     return folder
+
+
+def tenants_of(engine: object, payload: str) -> str:
+    """A worker pool's ``setup`` (``engine.workers.EnginePool``): the engine's tenants and
+    the payload, which each task then gets."""
+    return f"{payload}: {', '.join(engine.tenants())}"  # type: ignore[attr-defined]
+
+
+def refuse_to_start(engine: object, payload: str) -> None:
+    """A worker pool's ``setup`` that fails, as a bad payload would."""
+    raise ValueError(f"no such variant {payload!r}")
+
+
+def task_echo(state: str, item: int) -> str:
+    """A worker pool's task: the worker's state and the item."""
+    return f"{state} #{item}"

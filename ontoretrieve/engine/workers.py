@@ -78,10 +78,10 @@ def worker_settings(settings: Settings, workers: int, cores: int | None = None) 
 
 
 def auto_workers(units: int, batch: int, cores: int, memory: int | None) -> int:
-    """How many workers ``annotate --workers auto`` starts for ``units`` left to do in
-    batches of ``batch``: one per core, but no more than one per ``BATCHES_PER_WORKER``
-    batches nor than ``memory`` (bytes available, None: unknown) affords at
-    ``WORKER_MEMORY_BYTES`` each; 1 retrieves in the calling process.
+    """How many workers ``--workers auto`` starts (``annotate``, ``bench recall``) for
+    ``units`` left to do in chunks of ``batch``: one per core, but no more than one per
+    ``BATCHES_PER_WORKER`` chunks nor than ``memory`` (bytes available, None: unknown)
+    affords at ``WORKER_MEMORY_BYTES`` each; 1 works in the calling process.
 
     >>> auto_workers(3658, 64, cores=2, memory=20 << 30)
     2
@@ -97,7 +97,6 @@ def auto_workers(units: int, batch: int, cores: int, memory: int | None) -> int:
     if memory is not None:
         most.append(memory // WORKER_MEMORY_BYTES)
     return max(1, min(most))
-
 
 
 def usable_cores() -> int:

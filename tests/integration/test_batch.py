@@ -16,11 +16,12 @@ from ontoretrieve.engine import Engine
 from ontoretrieve.engine.annotate import annotate_file, units_left
 from ontoretrieve.engine.annotate_workers import WorkerPool
 from ontoretrieve.engine.results import RetrieveResult
+from ontoretrieve.engine.workers import EnginePool
 from ontoretrieve.errors import OntoRetrieveError
 from ontoretrieve.index.embed import FastEmbedder
 from ontoretrieve.settings import load_settings
 from ontoretrieve.settings.groups import EmbedSettings
-from tests.support import FIXTURES
+from tests.support import FIXTURES, refuse_to_start, task_echo, tenants_of
 
 pytestmark = pytest.mark.integration
 
@@ -236,6 +237,19 @@ def test_annotate_workers_that_cannot_open_the_engine_say_why(engine: Engine,
     with pytest.raises(OntoRetrieveError, match=r"an annotate worker cannot open the engine: "
                        r"the data directory .* is a file, not a folder"):
         WorkerPool(broken, 2)
+
+
+def test_an_engine_pool_runs_tasks_on_what_its_setup_made_in_order(engine: Engine) -> None:
+    with EnginePool(engine.settings, 2, setup=tenants_of, payload="ready") as pool:
+        assert list(pool.map_in_order(task_echo, range(6))) == [
+            f"ready: default #{i}" for i in range(6)]
+
+
+def test_an_engine_pool_whose_setup_fails_says_why(engine: Engine) -> None:
+    with pytest.raises(OntoRetrieveError, match=r"a bench worker cannot start: no such "
+                       r"variant 'x'"):
+        EnginePool(engine.settings, 2, name="a bench worker", setup=refuse_to_start,
+                   payload="x")
 
 
 def test_annotate_cli_exit_codes(tmp_path: Path) -> None:
