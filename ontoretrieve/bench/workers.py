@@ -36,8 +36,9 @@ from ontoretrieve.settings.tenants import DEFAULT_TENANT
 __all__ = ["WORKER_CHUNK", "rows_in_workers"]
 
 WORKER_CHUNK = 16
-"""Units per task without ``--batch``: small enough to keep both workers busy to the
-end of a sampled run, large enough that sending a task costs nothing."""
+"""Units per task without ``--batch``: small enough to keep every worker busy to the
+end of a run of a few hundred units, large enough that sending a task and its rows back
+is little beside its sixteen retrievals (each at six budgets)."""
 
 Rows = list[dict[str, Any]]
 
@@ -61,13 +62,14 @@ def rows_in_workers(variants: Sequence[tuple[str, Settings]], units: Sequence[Be
     rows: dict[str, Rows] = {name: [] for name in names}
     warm_seconds = 0.0
     with ExitStack() as stack:
-        sinks = {name: stack.enter_context((out_dir / f"{name}.jsonl").open(
-            "w", encoding="utf-8")) for name in names}
         report(f"starting {workers} workers", 0, workers)
         pool = stack.enter_context(EnginePool(
             variants[0][1], workers, name="a bench worker", setup=_start_worker,
             payload=shared))
         report(f"starting {workers} workers", workers, workers)
+        # Opened once the workers run: a pool that cannot start leaves earlier rows alone.
+        sinks = {name: stack.enter_context((out_dir / f"{name}.jsonl").open(
+            "w", encoding="utf-8")) for name in names}
         done = 0
         made = pool.map_in_order(_chunk_rows, ((chunk, warm_up, bool(batch)) for chunk in chunks))
         for chunk, (warm, chunk_rows) in zip(chunks, made, strict=True):
