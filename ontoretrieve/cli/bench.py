@@ -220,7 +220,9 @@ def recall_command(
         for source, s in summary.sources.items():
             out.print(f"  {source}: context {s.context_term_recall:.1%}, seeds "
                       f"{s.seed_term_recall:.1%}, {s.context_tokens.mean:.0f} tokens")
-    out.print(f"rows, summary and report in {out_dir}: {', '.join(p.name for p in written)}")
+    made_by = f" (made by {count} workers)" if count > 1 else ""
+    out.print(f"rows{made_by}, summary and report in {out_dir}: "
+              f"{', '.join(p.name for p in written)}")
 
 
 class _Bars:
