@@ -5,7 +5,9 @@ and the catalog are only read): the loop (``Engine.retrieve`` per unit, each
 result written as annotate writes it) and ``ontoretrieve annotate --json``.
 Each times its own loop (the model and the index open before the clock
 starts). Then the rows of a fixed-seed sample are compared: context JSON
-(timings and catalog-cache counters left out) and Turtle must be equal.
+(timings and catalog-cache counters left out) and Turtle must be equal. Each
+side's CPU per unit (its processes' user and system time, loading included) is
+reported beside the CPU per unit that 3x would allow on the usable cores.
 
 ``--rounds 2`` runs loop, annotate, annotate, loop: this VM's speed drifts by
 up to 20 % over minutes, and the mirrored order gives both the same share of
@@ -21,8 +23,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
+import resource
 import subprocess
 import sys
 import time
@@ -59,17 +63,25 @@ def _result(row: dict[str, Any]) -> tuple[Any, ...]:
 
 def _run_loop(units: Path, out: Path, data_dir: Path) -> dict[str, Any]:
     """The one-by-one loop in a child process: its own timing and the process's wall."""
-    begun = time.perf_counter()
+    begun, cpu = time.perf_counter(), _children_cpu()
     loop = json.loads(subprocess.run(
         [sys.executable, "-c", _LOOP, str(units), str(out), str(data_dir)],
         check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1])
-    return {**loop, "process_wall": round(time.perf_counter() - begun, 1)}
+    return {**loop, "process_wall": round(time.perf_counter() - begun, 1),
+            "process_cpu": round(_children_cpu() - cpu, 1)}
+
+
+def _children_cpu() -> float:
+    """User and system CPU seconds of the child processes ended so far (an annotate's
+    workers count in it: it waits for them)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _run_annotate(units: Path, out: Path, args: argparse.Namespace) -> dict[str, Any]:
     """``ontoretrieve annotate`` afresh (no earlier output to resume from)."""
     out.unlink(missing_ok=True)
-    begun = time.perf_counter()
+    begun, cpu = time.perf_counter(), _children_cpu()
     done = subprocess.run(
         [str(Path(sys.executable).parent / "ontoretrieve"), "annotate", str(units), "--out",
          str(out), "--data-dir", str(args.data_dir), "--batch", str(args.batch),
@@ -79,7 +91,8 @@ def _run_annotate(units: Path, out: Path, args: argparse.Namespace) -> dict[str,
     batch = json.loads(done.stdout)
     return {"units_per_second": batch["units_per_second"], "seconds": batch["seconds"],
             "failed": batch["failed"], "workers": batch["workers"],
-            "process_wall": round(time.perf_counter() - begun, 1)}
+            "process_wall": round(time.perf_counter() - begun, 1),
+            "process_cpu": round(_children_cpu() - cpu, 1)}
 
 
 def main() -> None:
@@ -134,6 +147,14 @@ def main() -> None:
                      "seconds": round(sum(r["seconds"] for r in batches), 3),
                      "failed": max(r["failed"] for r in batches), "runs": batches},
         "speedup": round(batch_rate / loop_rate, 3),
+        # CPU per unit of each side's processes (loading included), and what 3x would
+        # leave annotate on this machine's cores kept fully busy: the gap is the work
+        # a batch would have to share between units.
+        "cpu_ms_per_unit": {side: round(1000 * sum(r["process_cpu"] for r in runs)
+                                        / (len(lines) * len(runs)), 1)
+                            for side, runs in (("loop", loops), ("annotate", batches))},
+        "cpu_ms_per_unit_at_3x": round(1000 * len(os.sched_getaffinity(0))
+                                       / (3 * loop_rate), 1),
         "checked": len(checked), "differing": differing,
     }
     (args.out / "report.json").write_text(json.dumps(report, indent=2) + "\n")
