@@ -834,16 +834,12 @@ def abbreviations(tokens: Sequence[Token]) -> dict[str, list[str]]:
     A simplified Schwartz-Hearst rule: the short form is one word of 2-10
     characters with a capital letter; its letters are found in order among
     the words before the bracket, its first letter starting a word, within
-    ``len(SF) + 5`` words. A short form that is itself one of several such words
-    is no abbreviation: "Cells expression (Cells)" repeats a word, it defines none
-    (while "a bat (BAT)" says what the text means by BAT).
+    ``len(SF) + 5`` words.
 
     >>> abbreviations(tokenize("embryonic stem (ES) cells"))
     {'ES': ['embryon', 'stem']}
     >>> abbreviations(tokenize("in the open reading frame (ORF) and (p < 0.05)"))
     {'ORF': ['open', 'read', 'frame']}
-    >>> abbreviations(tokenize("Cells expression (Cells)"))
-    {}
     """
     found: dict[str, list[str]] = {}
     for i in range(1, len(tokens) - 2):
@@ -855,7 +851,7 @@ def abbreviations(tokens: Sequence[Token]) -> dict[str, list[str]]:
             continue
         words = [t.text for t in tokens[max(0, i - len(sf) - 5):i] if t.is_word]
         long_form = _long_form(sf, words)
-        if long_form and not _repeats_itself(sf, long_form):
+        if long_form:
             found.setdefault(exact_key(sf), [fold_word(w) for w in long_form])
     return found
 
@@ -918,15 +914,6 @@ def _whole_long_forms(mentions: list[Mention], tokens: Sequence[Token],
         return bool(spanned) and all(form in m.key for form in spanned)
 
     return [m for m in mentions if whole(m)]
-
-
-def _repeats_itself(short: str, long_form: Sequence[str]) -> bool:
-    """The short form is one of the several words of its long form.
-
-    >>> _repeats_itself("Cells", ["Cells", "expression"]), _repeats_itself("BAT", ["bat"])
-    (True, False)
-    """
-    return len(long_form) > 1 and fold_word(short) in {fold_word(w) for w in long_form}
 
 
 def _long_form(short: str, words: Sequence[str]) -> list[str] | None:
