@@ -724,14 +724,43 @@ def _stream(tokens: Sequence[Token], keys_of: Callable[[int, Token], list[str]])
 def _folded_stream(tokens: Sequence[Token], aliases: dict[str, list[str]]) -> Stream:
     """Stems of the word tokens. An abbreviation defined in the text stands for its long
     form's keys; at its definition, "(ES)", it is left out, so the long form around it
-    still matches."""
+    still matches, and within that long form ("alphaA-crystallin (alphaA)") it is its
+    own word."""
+    own = _inside_own_long_form(tokens, aliases)
+
     def keys_of(index: int, token: Token) -> list[str]:
         if not token.is_word or _defines(tokens, index, aliases):
             return []
+        if index in own:
+            return [fold_word(token.text)]
         return (_prime_end(tokens, index)
                 or aliases.get(exact_key(token.text), [fold_word(token.text)]))
 
     return _stream(tokens, keys_of)
+
+
+def _inside_own_long_form(tokens: Sequence[Token], aliases: Mapping[str, Sequence[str]]
+                          ) -> frozenset[int]:
+    """Positions of short forms written within their own long form, right before a
+    definition: "alphaA" in "alphaA-crystallin (alphaA)" (the long form's words are the
+    last words before the bracket, as ``abbreviations`` counts them).
+
+    >>> tokens = tokenize("alphaA-crystallin (alphaA) and alphaA")
+    >>> sorted(_inside_own_long_form(tokens, abbreviations(tokens)))
+    [0]
+    """
+    inside: set[int] = set()
+    for i in range(1, len(tokens) - 2):
+        if tokens[i].text != "(" or tokens[i + 2].text != ")":
+            continue
+        key = exact_key(tokens[i + 1].text)
+        long_form = aliases.get(key)
+        if not long_form:
+            continue
+        window = range(max(0, i - len(tokens[i + 1].text) - 5), i)
+        words = [j for j in window if tokens[j].is_word][-len(long_form):]
+        inside.update(j for j in words if exact_key(tokens[j].text) == key)
+    return frozenset(inside)
 
 
 PRIME_ENDS = {digit: tuple(fold_word(word) for word in words)
