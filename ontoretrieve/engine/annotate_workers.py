@@ -20,6 +20,7 @@ from ontoretrieve.settings import Settings
 
 __all__ = ["WorkerPool"]
 
+
 class WorkerPool(EnginePool):
     """``workers`` processes annotating chunks of units; a context manager.
 
@@ -32,9 +33,6 @@ class WorkerPool(EnginePool):
         super().__init__(settings, workers, name="an annotate worker",
                          if_died="; the lines written so far are kept and a new run "
                          "resumes after them")
-
-    def __enter__(self) -> WorkerPool:
-        return self
 
     def annotate(self, chunks: Iterable[Sequence[UnitLine]], options: dict[str, Any],
                  turtle: bool) -> Iterator[list[RowLine]]:

@@ -27,7 +27,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 
 from ontoretrieve.errors import OntoRetrieveError
 from ontoretrieve.settings import Settings
@@ -167,7 +167,7 @@ class EnginePool:
             self.close()
             raise
 
-    def __enter__(self) -> EnginePool:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *_: object) -> None:

@@ -750,17 +750,19 @@ def _inside_own_long_form(tokens: Sequence[Token], aliases: Mapping[str, Sequenc
     [0]
     """
     inside: set[int] = set()
-    for i in range(1, len(tokens) - 2):
-        if tokens[i].text != "(" or tokens[i + 2].text != ")":
-            continue
-        key = exact_key(tokens[i + 1].text)
-        long_form = aliases.get(key)
-        if not long_form:
-            continue
-        window = range(max(0, i - len(tokens[i + 1].text) - 5), i)
-        words = [j for j in window if tokens[j].is_word][-len(long_form):]
-        inside.update(j for j in words if exact_key(tokens[j].text) == key)
+    for i in range(len(tokens)) if aliases else ():
+        if _defines(tokens, i, aliases):
+            key = exact_key(tokens[i].text)
+            words = _words_before(tokens, i - 1)[-len(aliases[key]):]
+            inside.update(j for j in words if exact_key(tokens[j].text) == key)
     return frozenset(inside)
+
+
+def _words_before(tokens: Sequence[Token], opening: int) -> list[int]:
+    """Positions of the words a long form is sought among: up to ``len(SF) + 5`` tokens
+    before the bracket ``opening`` a short form follows."""
+    window = range(max(0, opening - len(tokens[opening + 1].text) - 5), opening)
+    return [j for j in window if tokens[j].is_word]
 
 
 PRIME_ENDS = {digit: tuple(fold_word(word) for word in words)
@@ -789,7 +791,8 @@ def _prime_end(tokens: Sequence[Token], index: int) -> list[str]:
     return list(spelled)  # a fresh list: the table's keys are shared
 
 
-def _defines(tokens: Sequence[Token], index: int, aliases: dict[str, list[str]]) -> bool:
+def _defines(tokens: Sequence[Token], index: int, aliases: Mapping[str, Sequence[str]]
+             ) -> bool:
     return (exact_key(tokens[index].text) in aliases and 0 < index < len(tokens) - 1
             and tokens[index - 1].text == "(" and tokens[index + 1].text == ")")
 
@@ -878,8 +881,7 @@ def abbreviations(tokens: Sequence[Token]) -> dict[str, list[str]]:
         sf = short.text
         if not (2 <= len(sf) <= 10 and any(c.isupper() for c in sf) and sf[0].isalpha()):
             continue
-        words = [t.text for t in tokens[max(0, i - len(sf) - 5):i] if t.is_word]
-        long_form = _long_form(sf, words)
+        long_form = _long_form(sf, [tokens[j].text for j in _words_before(tokens, i)])
         if long_form:
             found.setdefault(exact_key(sf), [fold_word(w) for w in long_form])
     return found
