@@ -56,7 +56,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import pyoxigraph as ox
@@ -107,7 +107,8 @@ from ontoretrieve.rdf.vocab import (
 )
 from ontoretrieve.settings.groups import ContextSettings, ReachedOrder
 
-__all__ = ["Packed", "cut_definition", "keep_languages", "pack", "per_token_order", "split_term"]
+__all__ = ["Packed", "cut_definition", "keep_languages", "pack", "per_token_order",
+           "scope_alone_as_reserve", "split_term"]
 
 NOT_A_SEED = 3
 """The tier of a pool term no seed rule chose (the expansion reached it)."""
@@ -148,6 +149,25 @@ class _Term:
     """The label a stub names the term by, in the stub or not (``spells_iri``)."""
     spelled: list[Statement] = field(default_factory=list)
     """Its label, when the IRI spells it and something else names the term."""
+
+
+def scope_alone_as_reserve(seeds: Sequence[tuple[str, int]], scope_only: Collection[str],
+                           ranked: Sequence[str]) -> tuple[list[tuple[str, int]], list[str]]:
+    """The seeds a budget spends on as seeds, and the candidates it names early and
+    describes late: a seed a scoped query kept on its scope's word alone (``scope_only``,
+    of the score-alone tier) joins the candidates below the cut, ahead of them, in rank
+    order. Its evidence is no surer than theirs, so its description waits for the terms
+    the other seeds reach (``seeds.scoped_kept_per_window``).
+
+    >>> scope_alone_as_reserve([("a", 0), ("b", 2), ("c", 2), ("d", 1)], {"c", "d"}, ["e"])
+    ([('a', 0), ('b', 2), ('d', 1)], ['c', 'e'])
+    """
+    late = [iri for iri, tier in seeds if tier == WEAKEST_TIER and iri in scope_only]
+    if not late:
+        return list(seeds), list(ranked)
+    moved = set(late)
+    return ([(iri, tier) for iri, tier in seeds if iri not in moved],
+            late + [iri for iri in ranked if iri not in moved])
 
 
 def pack(statements: Sequence[Statement], seeds: Sequence[tuple[str, int]], budget: int,

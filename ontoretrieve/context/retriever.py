@@ -30,7 +30,7 @@ from ontoretrieve.catalog.reader import (
 )
 from ontoretrieve.catalog.rows import CatalogRows
 from ontoretrieve.catalog.store import Catalog
-from ontoretrieve.context.budget import Packed, pack
+from ontoretrieve.context.budget import Packed, pack, scope_alone_as_reserve
 from ontoretrieve.context.builder import Namer, Subgraph
 from ontoretrieve.context.deprecated import (
     DEPRECATION_FACT_PREDICATES,
@@ -69,7 +69,7 @@ from ontoretrieve.query.documents import documents_per_text
 from ontoretrieve.query.lexical import phrase_lexemes, text_tokens
 from ontoretrieve.query.lookup import LookupResult, TermRule
 from ontoretrieve.query.seeder import SeedRetriever
-from ontoretrieve.query.selection import cap_for
+from ontoretrieve.query.selection import SCOPE_NOTE, cap_for
 from ontoretrieve.query.windows import has_words
 from ontoretrieve.rdf import sparql
 from ontoretrieve.rdf.graph_index import RoleTable, Statement, WorkingGraph
@@ -579,11 +579,13 @@ class Retriever:
         seconds = dict(pool.seconds)
         if budget is not None:
             usable = {s.iri for s in pool.seeds}  # never a tampered IRI the pool left out
-            tiers = [(e.iri, e.evidence_tier) for e in pool.evidence if e.iri in usable]
+            tiers, ranked = scope_alone_as_reserve(
+                [(e.iri, e.evidence_tier) for e in pool.evidence if e.iri in usable],
+                {e.iri for e in pool.evidence if SCOPE_NOTE in e.notes}, pool.reserve)
             confidences = {e.iri: e.confidence for e in pool.evidence
                            if e.iri in usable and e.confidence is not None}
             packed = pack(capped, tiers, budget, counter, self.settings.context, self.roles,
-                          ranked=pool.reserve, confidences=confidences)
+                          ranked=ranked, confidences=confidences)
             capped, truncated = packed.statements, truncated or packed.truncated
             seconds["budget"] = time.perf_counter() - clock
         by_iri = {s.iri: s for s in pool.ordered}

@@ -212,8 +212,8 @@ class SeedRetriever:
         fused = [fuse_window(i, per_lane, s.fusion) for i, per_lane in enumerate(per_window)]
         clock.lap("fusion")
         selected, counts = select_seeds(fused, len(windows), _cut_settings(s, scope),
-                                        best_attainable(s.fusion),
-                                        vectors=vectors)
+                                        best_attainable(s.fusion), vectors=vectors,
+                                        scope_per_window=_scope_per_window(s, scope))
         signalled, rules = self._lexical_rules(mark_misfits(selected, misfits_only(mentions)),
                                                text, hashes)
         signalled, fits = self._in_evidence_order(signalled, mentions, lanes.dense_queries,
@@ -478,6 +478,15 @@ def _cut_settings(settings: Settings, scope: Collection[str] | None) -> SeedSett
     if scope is None or seeds.scoped_top_per_window <= seeds.evidence_top_per_window:
         return seeds
     return seeds.model_copy(update={"evidence_top_per_window": seeds.scoped_top_per_window})
+
+
+def _scope_per_window(settings: Settings, scope: Collection[str] | None) -> int:
+    """How deep a scoped query's evidence cut keeps each window's top terms on the scope's
+    word alone (0: an unscoped query, or no deeper than ``scoped_top_per_window``)."""
+    seeds = settings.seeds
+    if scope is None or seeds.scoped_kept_per_window <= seeds.scoped_top_per_window:
+        return 0
+    return seeds.scoped_kept_per_window
 
 
 class _Clock:

@@ -26,6 +26,7 @@ from ontoretrieve.settings.groups import MergeMode, SeedCut, SeedSettings, Windo
 
 __all__ = [
     "MISFIT_NOTE",
+    "SCOPE_NOTE",
     "MergedTerm",
     "Seed",
     "SeedOrigin",
@@ -152,10 +153,13 @@ def select_seeds(
     settings: SeedSettings,
     best_attainable: float,
     vectors: Callable[[Sequence[str]], Mapping[str, npt.NDArray[np.float32]]] | None = None,
+    *, scope_per_window: int = 0,
 ) -> tuple[list[Seed], SelectionCounts]:
     """Floor, merge, ratio, cap and fill order; seeds best first.
 
     ``vectors`` gives dense vectors by IRI, needed only for MMR (mmr_lambda < 1).
+    ``scope_per_window``: in a scoped query, the evidence cut also keeps each window's
+    fused top terms down to this rank, those no other rule keeps with ``SCOPE_NOTE``.
     """
     candidates = len({h.iri for hits in fused for h in hits})
     best = max((hits[0].score for hits in fused if hits), default=0.0)
@@ -171,12 +175,14 @@ def select_seeds(
     after_ratio = len(merged)
     after_evidence = None
     kept_by: dict[str, int] = {}
+    scope_only: frozenset[str] = frozenset()
     if settings.cut is SeedCut.EVIDENCE:
         tops = {hits[0].window: hits[0].score for hits in fused if hits}
         leaders = frozenset([h.iri for hits in fused
                              for h in hits[:settings.evidence_top_per_window]]
                             + [m.iri for m in merged[:settings.evidence_top_per_unit]])
-        merged, kept_by = evidence_cut(merged, settings, tops, leaders)
+        in_scope = frozenset(h.iri for hits in fused for h in hits[:scope_per_window])
+        merged, kept_by, scope_only = evidence_cut(merged, settings, tops, leaders, in_scope)
         after_evidence = len(merged)
     cap = cap_for(windows, settings)
     limit = len(merged) if cap is None else cap
@@ -187,7 +193,7 @@ def select_seeds(
         chosen, by_role, by_ontology = _fill(merged, limit, settings)
     chosen.sort(key=lambda m: (m.score, m.best_fused, m.iri), reverse=True)
     seeds = [Seed(m.iri, m.score, SeedOrigin.RETRIEVED, m.payload, m.best_fused, m.windows,
-                  m.evidence) for m in chosen]
+                  m.evidence, (SCOPE_NOTE,) if m.iri in scope_only else ()) for m in chosen]
     return seeds, SelectionCounts(
         fused_candidates=candidates, threshold_rejected=0, after_merge=after_merge,
         after_ratio=after_ratio, cap=cap, after_cap=len(seeds), reserved_by_role=by_role,
@@ -300,6 +306,9 @@ def fit_first(seeds: Sequence[Seed], fits: Mapping[str, float], anchored: frozen
 
 MISFIT_NOTE = "named only off the topic"
 """The note of a seed every mention of which is a misfit (``mentions.fit_floor``)."""
+SCOPE_NOTE = "kept by the query's scope alone"
+"""The note of a seed only a scoped query keeps (``seeds.scoped_kept_per_window``): a
+context budget names it early and describes it late, as a candidate below the cut."""
 
 
 def misfits_only(mentions: Sequence[Mention]) -> frozenset[str]:
@@ -365,18 +374,31 @@ def _lanes_agree(evidence: Sequence[tuple[int, LaneEvidence]], settings: SeedSet
 
 def evidence_cut(merged: Sequence[MergedTerm], settings: SeedSettings,
                  tops: Mapping[int, float] | None = None,
-                 leaders: frozenset[str] = frozenset()
-                 ) -> tuple[list[MergedTerm], dict[str, int]]:
-    """The merged terms (best first) the evidence supports, order kept; counts per reason."""
+                 leaders: frozenset[str] = frozenset(), in_scope: frozenset[str] = frozenset()
+                 ) -> tuple[list[MergedTerm], dict[str, int], frozenset[str]]:
+    """The merged terms (best first) the evidence supports, order kept; counts per reason;
+    the terms kept only for being ``in_scope`` (a scoped query's top of a window).
+
+    >>> s = SeedSettings()
+    >>> weak = MergedTerm("w", 0.1, 0.1, {}, (0,), ())
+    >>> strong = MergedTerm("s", 0.6, 0.6, {}, (0,), ())
+    >>> kept, reasons, scope_only = evidence_cut([strong, weak], s, in_scope=frozenset("w"))
+    >>> [t.iri for t in kept], reasons["scope"], sorted(scope_only)
+    (['s', 'w'], 1, ['w'])
+    """
     best = merged[0].score if merged else 0.0
     kept: list[MergedTerm] = []
     reasons = {"mention": 0, "agreement": 0, "score": 0}
+    scope_only: set[str] = set()
     for term in merged:
         reason = supported(term, best, settings, tops, leaders)
+        if reason is None and term.iri in in_scope:
+            reason = "scope"
+            scope_only.add(term.iri)
         if reason is not None:
             kept.append(term)
-            reasons[reason] += 1
-    return kept, reasons
+            reasons[reason] = reasons.get(reason, 0) + 1
+    return kept, reasons, frozenset(scope_only)
 
 
 def _fill(merged: list[MergedTerm], limit: int, settings: SeedSettings

@@ -434,6 +434,16 @@ class SeedSettings(_Group):
     window kept whatever their evidence. The caller's scope is itself evidence: a term of
     a 70-term ontology the caller extracts against is far likelier relevant than a term
     of the whole catalog, so weaker support suffices."""
+    scoped_kept_per_window: int = Field(40, ge=0)
+    """Evidence cut, in a query scoped to named ontologies: the fused top terms of each
+    window down to this rank stay seeds on the scope's word alone, beyond
+    ``scoped_top_per_window``. Such a seed (no mention, no agreeing lanes, not among the
+    window's ``scoped_top_per_window``) carries the note "kept by the query's scope
+    alone", and a context budget spends on it as on the candidates just below the cut:
+    its name early, its description after the terms the other seeds reach. So the seeds
+    list the relations a sentence implies without naming them ("plays for" a
+    *currentclub*), at the context's cost of before. 0, or not above
+    ``scoped_top_per_window``: none."""
     deprecated: DeprecatedSeeds = DeprecatedSeeds.REPLACE
     """Deprecated (OBO: obsolete) seeds: replaced by their successor when the ontology
     names one, else left out (``replace``); left out (``drop``); or kept (``keep``)."""

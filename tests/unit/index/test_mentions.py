@@ -890,10 +890,18 @@ def test_the_evidence_cut_keeps_mentions_agreement_and_near_best_scores() -> Non
               term("agreed", 0.2, (Lane.CORE, 3, 0.4), (Lane.BM25, 2, 5.0)),
               term("dense only", 0.3, (Lane.CORE, 3, 0.4), (Lane.NEIGHBORHOOD, 1, 0.5)),
               term("alone", 0.2, (Lane.BM25, 5, 3.0))]
-    kept, reasons = evidence_cut(merged, config)
+    kept, reasons, scope_only = evidence_cut(merged, config)
     assert [m.iri for m in kept] == ["best", "near", "named", "agreed"]
     assert reasons == {"mention": 1, "agreement": 1, "score": 2}
+    assert scope_only == frozenset()
     assert supported(merged[4], 1.0, SeedSettings(agreement_rank=1)) is None
+    # A scoped query's top terms stay, marked as kept by the scope alone; a term some
+    # other rule keeps is not marked, whatever its rank.
+    kept, reasons, scope_only = evidence_cut(merged, config,
+                                             in_scope=frozenset({"near", "alone"}))
+    assert [m.iri for m in kept] == ["best", "near", "named", "agreed", "alone"]
+    assert reasons == {"mention": 1, "agreement": 1, "score": 2, "scope": 1}
+    assert scope_only == frozenset({"alone"})
 
 
 def test_dense_spans_take_uncovered_content_words_and_keep_close_hits() -> None:
