@@ -20,6 +20,7 @@ from ontoretrieve.context.retriever import Retriever
 from ontoretrieve.context.tokens import estimate_tokens
 from ontoretrieve.index.build import sync_index
 from ontoretrieve.index.embed import FastEmbedder
+from ontoretrieve.query.selection import SCOPE_NOTE
 from ontoretrieve.settings import Settings, load_settings
 from tests.support import FIXTURES
 
@@ -194,6 +195,23 @@ def test_named_ontologies_scope_vector_and_lexical_seeds(retriever: Retriever) -
     missing = retriever.retrieve(text, Mode.VECTOR, ["nope"])
     assert missing.diagnosis is Diagnosis.NO_SUCH_ONTOLOGY and missing.empty
     assert "nope" in missing.warnings[0]
+
+
+def test_a_scoped_query_names_the_terms_its_scope_alone_keeps(retriever: Retriever) -> None:
+    text = "A 5 mV signal from the cat in the big cage"
+    deep = variant(retriever, seeds={"scoped_top_per_window": 1, "scoped_kept_per_window": 40})
+    shallow = variant(retriever, seeds={"scoped_top_per_window": 1, "scoped_kept_per_window": 0})
+    found = deep.retrieve(text, Mode.VECTOR, ["zoo"], max_tokens=100_000)
+    before = shallow.retrieve(text, Mode.VECTOR, ["zoo"], max_tokens=100_000)
+    scope_only = [s for s in found.seeds if SCOPE_NOTE in s.notes]
+    assert scope_only and {s.evidence_tier for s in scope_only} == {2}
+    assert not any(SCOPE_NOTE in s.notes for s in before.seeds)
+    assert {s.iri for s in before.seeds} < {s.iri for s in found.seeds}
+    assert {s.iri for s in scope_only} <= set(found.terms)  # named, as seeds are
+    assert found.metrics.seeds is not None
+    assert found.metrics.seeds.kept_by["scope"] == len(scope_only)
+    unscoped = deep.retrieve(text, Mode.VECTOR, max_tokens=100_000)
+    assert not any(SCOPE_NOTE in s.notes for s in unscoped.seeds)
 
 
 def test_auto_takes_the_whole_catalog_only_when_it_fits(retriever: Retriever) -> None:

@@ -10,8 +10,16 @@ from hypothesis import strategies as st
 from ontoretrieve.backends.vector_index import Lane
 from ontoretrieve.query.fusion import FusedHit, LaneEvidence
 from ontoretrieve.query.lexical import apply_triggers, apply_unit_signals, symbol_case_check
-from ontoretrieve.query.seeder import _cut_settings
-from ontoretrieve.query.selection import Seed, SeedOrigin, cap_for, evidence_first, select_seeds
+from ontoretrieve.query.seeder import _cut_settings, _scope_per_window
+from ontoretrieve.query.selection import (
+    SCOPE_NOTE,
+    Seed,
+    SeedOrigin,
+    cap_for,
+    evidence_first,
+    evidence_tier,
+    select_seeds,
+)
 from ontoretrieve.settings import Settings
 from ontoretrieve.settings.groups import (
     MergeMode,
@@ -209,6 +217,30 @@ def test_a_scoped_query_keeps_each_windows_top_terms() -> None:
     off = settings.model_copy(update={"seeds": settings.seeds.model_copy(
         update={"scoped_top_per_window": 0})})
     assert _cut_settings(off, frozenset({"h1"})) is off.seeds
+
+
+def test_a_scoped_query_keeps_deeper_terms_on_the_scope_alone_and_says_so() -> None:
+    settings = Settings()
+    assert _scope_per_window(settings, None) == 0  # unscoped: no such seeds
+    assert _scope_per_window(settings, frozenset({"h1"})) == 40
+    shallow = settings.model_copy(update={"seeds": settings.seeds.model_copy(
+        update={"scoped_kept_per_window": 12})})  # not above scoped_top_per_window
+    assert _scope_per_window(shallow, frozenset({"h1"})) == 0
+    # One window of 6 terms, falling scores; the top 2 are leaders, the next 2 stay on the
+    # scope's word, the last 2 go. A deep term a mention names is no scope-alone seed.
+    named = FusedHit("named", 0.05, {"iri": "named", "role": "resource",
+                                     "ontology_hash": "o1"}, 0,
+                     (LaneEvidence(Lane.MENTION, 1, 0.9),))
+    fused = [[fh("a", 1.0), fh("b", 0.45), fh("c", 0.4), fh("d", 0.35), fh("e", 0.3),
+              fh("f", 0.25), named]]
+    cut = SeedSettings(evidence_top_per_window=2)
+    seeds, counts = select_seeds(fused, 1, cut, 1.0, scope_per_window=4)
+    assert [s.iri for s in seeds] == ["a", "b", "c", "d", "named"]
+    assert [s.iri for s in seeds if SCOPE_NOTE in s.notes] == ["c", "d"]
+    assert counts.kept_by == {"mention": 1, "agreement": 0, "score": 2, "scope": 2}
+    assert {evidence_tier(s, cut) for s in seeds if SCOPE_NOTE in s.notes} == {2}
+    seeds, counts = select_seeds(fused, 1, cut, 1.0)  # unscoped: the cut as before
+    assert [s.iri for s in seeds] == ["a", "b", "named"] and "scope" not in counts.kept_by
 
 
 def test_evidence_first_puts_what_the_text_names_on_top() -> None:
