@@ -1,5 +1,8 @@
 #!/bin/bash
 # Session 50: seeds.scoped_kept_per_window=40 (the new default) against 0 (before), paired.
+# PKG: git archive of 6896a81 (the rule). The scoped CRAFT units come from
+# craft_scoped_units.py (python craft_scoped_units.py ../shared/bench/units/craft.jsonl /tmp/work/s50).
+# Then: ontoretrieve bench compare OUT/seeds.scoped_kept_per_window=0.jsonl OUT/base.jsonl --metric M
 set -e
 PKG=/tmp/work/s50/pkg_new
 U=/work/shared/bench/units
