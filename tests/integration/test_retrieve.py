@@ -7,6 +7,7 @@ import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pyoxigraph as ox
 import pytest
@@ -197,7 +198,18 @@ def test_named_ontologies_scope_vector_and_lexical_seeds(retriever: Retriever) -
     assert "nope" in missing.warnings[0]
 
 
-def test_a_scoped_query_names_the_terms_its_scope_alone_keeps(retriever: Retriever) -> None:
+def test_a_scoped_query_names_the_terms_its_scope_alone_keeps(
+        retriever: Retriever, monkeypatch: pytest.MonkeyPatch) -> None:
+    import ontoretrieve.context.retriever as retriever_module
+
+    spent: list[tuple[list[str], list[str]]] = []
+    real_pack = retriever_module.pack
+
+    def spy(*args: Any, **kwargs: Any) -> Any:  # the seeds and candidates the budget gets
+        spent.append(([iri for iri, _ in args[1]], list(kwargs["ranked"])))
+        return real_pack(*args, **kwargs)
+
+    monkeypatch.setattr(retriever_module, "pack", spy)
     text = "A 5 mV signal from the cat in the big cage"
     deep = variant(retriever, seeds={"scoped_top_per_window": 1, "scoped_kept_per_window": 40})
     shallow = variant(retriever, seeds={"scoped_top_per_window": 1, "scoped_kept_per_window": 0})
@@ -210,6 +222,11 @@ def test_a_scoped_query_names_the_terms_its_scope_alone_keeps(retriever: Retriev
     assert {s.iri for s in scope_only} <= set(found.terms)  # named, as seeds are
     assert found.metrics.seeds is not None
     assert found.metrics.seeds.kept_by["scope"] == len(scope_only)
+    # The budget spends on them as on the candidates below the cut, ahead of those.
+    described, ranked = spent[0]
+    in_rank_order = [s.iri for s in scope_only]
+    assert not set(in_rank_order) & set(described)
+    assert ranked[:len(in_rank_order)] == in_rank_order
     unscoped = deep.retrieve(text, Mode.VECTOR, max_tokens=100_000)
     assert not any(SCOPE_NOTE in s.notes for s in unscoped.seeds)
 
