@@ -178,7 +178,8 @@ def pack(statements: Sequence[Statement], seeds: Sequence[tuple[str, int]], budg
 
     ``seeds`` are (IRI, tier) in rank order: tier 0 named strongly by the text,
     1 lanes agree or an exact rule matched, 2 a score alone. ``ranked`` are candidate
-    terms the seed cut left out, best first: with ``settings.reached_order`` "rank" the
+    terms the seed cut left out, best first, led by the seeds a scoped query kept by its
+    scope alone (``scope_alone_as_reserve``): with ``settings.reached_order`` "rank" the
     pool's other terms come in that order, those no lane ranked after them.
     """
     if budget < 1:
