@@ -30,6 +30,7 @@ from ontoretrieve.index.mention_text import (
     gerund_bases,
     is_stopword_phrase,
     may_be_noun,
+    noun_only,
     root_word,
     token_texts,
     tokenize,
@@ -37,6 +38,7 @@ from ontoretrieve.index.mention_text import (
     word_texts,
 )
 from ontoretrieve.index.noun_verbs import noun_verbs
+from ontoretrieve.index.pertainyms import pertainym_nouns
 
 __all__ = [
     "ELLIPTIC_MIN_NAMES",
@@ -50,6 +52,7 @@ __all__ = [
     "elliptic_keys",
     "form_keys",
     "genus_dropped_keys",
+    "head_keys",
     "keyed_forms",
     "local_genus_names",
     "modifier_dropped_keys",
@@ -59,7 +62,7 @@ __all__ = [
     "unit_marks",
 ]
 
-MATCH_SCHEME = "mm-18"
+MATCH_SCHEME = "mm-19"
 """Version of the keys made here: part of the names of each version's kept keys and of
 the kept dictionary, so a change rebuilds both from the stored forms (never the forms).
 The keys of a fixed set of forms are pinned per scheme (tests/unit/index/test_key_scheme.py):
@@ -151,13 +154,14 @@ def keyed_forms(terms: Sequence[TermForms]) -> list[KeyedForm]:
 
 def shortened_keys(keyed: Sequence[KeyedForm]) -> list[KeyedForm]:
     """The version's keys for shortened names, read off its own keys (``elliptic_keys``,
-    ``genus_dropped_keys``, ``modifier_dropped_keys``): derived again whenever the
-    version's keys change.
+    ``genus_dropped_keys``, ``modifier_dropped_keys``, ``head_keys``): derived again
+    whenever the version's keys change.
 
     >>> shortened_keys([])
     []
     """
-    return elliptic_keys(keyed) + genus_dropped_keys(keyed) + modifier_dropped_keys(keyed)
+    return (elliptic_keys(keyed) + genus_dropped_keys(keyed) + modifier_dropped_keys(keyed)
+            + head_keys(keyed))
 
 
 def term_keys(terms: Sequence[TermForms]) -> list[KeyedForm]:
@@ -433,6 +437,56 @@ def _held_by_few(by_shorter: dict[str, list[KeyedForm]], most: int) -> list[Keye
     """The keys of the shortened names that the names of at most ``most`` terms leave."""
     return [k for keys in by_shorter.values() if len({k[2] for k in keys}) <= most
             for k in keys]
+
+
+def head_keys(keyed: Sequence[KeyedForm]) -> list[KeyedForm]:
+    """Three-word names said by their middle noun alone, as weak keys.
+
+    A paper on the retina says "cones" and "rods" for *retinal cone cell* and *retinal
+    rod cell*: it drops the adjective its subject makes plain and the genus its
+    ontology ends many names with, together. A name (label or exact synonym, no
+    unit's) of three content words (``_noun_compound``) that is a relational
+    adjective, a noun and a genus gives its middle word as a key of kind ``elliptic``:
+    - the adjective says what the name pertains to ("retinal": the retina; WordNet's
+      pertainym, ``pertainym_nouns``), which a text about it need not repeat, unlike
+      an adjective that tells a species apart (*high identity region*, *small
+      molecule binding*, *anterior chamber epithelium*);
+    - the second word is only a noun (``noun_only``: not *retinal bipolar neuron*);
+    - the last ends ``GENUS_MIN_NAMES`` or more names of the version, as in
+      ``genus_dropped_keys``, and is a name of its own there ("cell"; not GO's
+      "development": *embryonic brain development* is no kind of brain);
+    - the middle word names nothing in the version, and one term's names alone leave
+      it ("hair" of the *auditory*, *outer* and *vestibular hair cell* keys none).
+    Such a reading holds only where the text says the adjective, or a word of its
+    root ("retina"), elsewhere (``mention_match``'s ``_cohesion``), like a name said
+    without a modifier, and where no term of the catalog but a unit has the word as a
+    name of its own (``_outright_first``: "eye" names the eye).
+
+    >>> names = [f"{w} cell" for w in "abcdefghij"] + ["cell", "retinal cone cell"]
+    >>> keyed = [("folded", form_keys(n, "label")[1], f"x:{i}", n, "label")
+    ...          for i, n in enumerate(names)]
+    >>> [(k[1], k[3]) for k in head_keys(keyed)]
+    [(' cone ', 'retinal cone cell')]
+    """
+    units = {iri for which, _, iri, _, _ in keyed if which == UNIT_MARK}
+    every_key = {key for which, key, _, _, _ in keyed if which == "folded"}
+    named = [(key, iri, form) for which, key, iri, form, kind in keyed
+             if which == "folded" and kind in NAMING_KINDS and iri not in units]
+    genera = Counter(key.split()[-1] for key in {key for key, _, _ in named
+                                                 if key.count(" ") >= 3})
+    kinds = {key.strip() for key, _, _ in named if key.count(" ") == 2}
+    by_head: dict[str, list[KeyedForm]] = {}
+    for key, iri, form in named:
+        words = key.split()
+        if len(words) != 3 or genera[words[-1]] < GENUS_MIN_NAMES or words[-1] not in kinds:
+            continue
+        head = f" {words[1]} "
+        said = word_texts(form)
+        if (head not in every_key and _noun_compound(form, words)
+                and bool(pertainym_nouns(said[0])) and noun_only(said[1])):
+            by_head.setdefault(head, []).append(
+                ("folded", head, iri, form, FormKind.ELLIPTIC.value))
+    return _held_by_few(by_head, 1)
 
 
 MODIFIER_MAX_TERMS = 2

@@ -41,6 +41,7 @@ import itertools
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from ontoretrieve.index.key_table import KeyTable
@@ -59,9 +60,11 @@ from ontoretrieve.index.mention_text import (
     greek_roots,
     latin_nouns,
     may_derive,
+    plurals,
     root_word,
     tokenize,
     unit_letter,
+    word_texts,
 )
 from ontoretrieve.index.page_text import readable
 from ontoretrieve.index.pertainyms import pertainym_nouns
@@ -190,6 +193,20 @@ class Mention:
         'retin'
         """
         return (_left_out(self.form, self.key) or None) if self.shortened_name else None
+
+    @property
+    def head_modifier(self) -> str | None:
+        """The folded modifier a three-word name said by its middle noun alone leaves out
+        ("retin" of "cones" for *retinal cone cell*: ``head_keys``), else None.
+
+        >>> Mention("x:t", "h", 0, 5, "cones", "retinal cone cell", " cone ", "elliptic",
+        ...         True, 1).head_modifier
+        'retin'
+        """
+        if self.kind != _ELLIPTIC or self.words != 1:
+            return None
+        name = _name_key(self.form)
+        return name[0] if len(name) == 3 and name[1] == self.key.strip() else None
 
     @property
     def strength(self) -> float:
@@ -335,7 +352,7 @@ class MentionDictionary:
         if defined:
             found += self._document_readings(tokens, text, aliases, defined, found)
         found += self._scan("exact", _exact_stream(tokens), tokens, text, folded=False)
-        found = _outright_first(found)
+        found = _heads_in_plural(_outright_first(found, self.units))
         named: Named = {}
         found = _new_readings(found, named)  # all of them: nothing was read before
         if namesakes and self.unit_names:
@@ -506,13 +523,17 @@ class MentionDictionary:
         return mentions
 
 
-def _outright_first(mentions: list[Mention]) -> list[Mention]:
+def _outright_first(mentions: list[Mention],
+                    units: AbstractSet[tuple[str, str]] = frozenset()) -> list[Mention]:
     """The mentions but those naming a term without its genus on a span some term has as
     a name of its own: "spinal cord" names the spinal cord (UBERON), not *spinal cord
     interneuron* (CL, whose genus is "interneuron"); "hair cells" names the hair cell,
     not *hair cell differentiation*. The genus is dropped per ontology
     (``genus_dropped_keys``); whether the words are another term's name is known only
-    over the whole catalog, here.
+    over the whole catalog, here. A name said by its middle noun alone (``head_keys``)
+    gives way so to a term's own name that is no unit of measure's ("eye" names the
+    eye, not *compound eye pigmentation*; "rods" still names *retinal rod cell* though
+    a unit is called "rod": ``units``, (IRI, ontology hash) pairs).
 
     >>> m = lambda iri, kind: Mention(iri, "h", 0, 11, "spinal cord", "x", " spinal cord ",
     ...                               kind, True, 1)
@@ -522,7 +543,26 @@ def _outright_first(mentions: list[Mention]) -> list[Mention]:
     ['x:interneuron']
     """
     outright = {(m.start, m.end) for m in mentions if m.kind != _ELLIPTIC}
-    return [m for m in mentions if not (m.shortened_name and (m.start, m.end) in outright)]
+    named = {(m.start, m.end) for m in mentions
+             if m.kind != _ELLIPTIC and (m.iri, m.ontology_hash) not in units}
+    return [m for m in mentions if not (m.shortened_name and (m.start, m.end) in outright)
+            and not (m.head_modifier is not None and (m.start, m.end) in named)]
+
+
+def _heads_in_plural(mentions: list[Mention]) -> list[Mention]:
+    """The mentions but the names said by their middle noun alone (``head_keys``) on a
+    span that is not that noun's plural. A bare count noun standing for a kind names
+    its members in the plural ("cones", "rods"); in the singular it mostly modifies a
+    longer name ("cone opsin"; "target gene", not SO's *functional target gene*) or is
+    another word ("targeted").
+
+    >>> m = lambda text: Mention("x:c", "h", 0, len(text), text, "retinal cone cell",
+    ...                          " cone ", "elliptic", True, 1)
+    >>> [x.text for x in _heads_in_plural([m("Cones"), m("cone")])]
+    ['Cones']
+    """
+    return [m for m in mentions if m.head_modifier is None
+            or m.text.casefold() in plurals(word_texts(m.form)[1])]
 
 
 Named = dict[tuple[str, int, int], bool]
@@ -609,9 +649,10 @@ def _cohesion(mentions: list[Mention], tokens: Sequence[Token]) -> list[Mention]
     for *small intestine* where "intestine" occurs. The seeder drops the others
     or lets the confidence order weigh them (``mentions.elliptic_cohesion``).
     A name said without one of its modifiers ("ganglion cells" for *retinal
-    ganglion cell*) is a reading only where the text says the modifier, or a word of
-    its root ("retina"), elsewhere: without it, the shorter words are as likely
-    another species of their head.
+    ganglion cell*), or by its middle noun alone ("cones" for *retinal cone cell*), is a
+    reading only where the text says the modifier, or a word of its root ("retina"),
+    elsewhere: without it, the shorter words are as likely another species of their
+    head.
 
     >>> m = Mention("x:t", "h", 4, 14, "expression", "gene expression", " express ",
     ...             FormKind.ELLIPTIC.value, True, 1)
@@ -623,6 +664,10 @@ def _cohesion(mentions: list[Mention], tokens: Sequence[Token]) -> list[Mention]
     >>> [[x.cohesive for x in _cohesion([g], tokenize(text))]
     ...  for text in ("the ganglion cells of a retina", "the ganglion cells of the gut")]
     [[True], []]
+    >>> c = Mention("x:cone", "h", 4, 9, "cones", "retinal cone cell", " cone ",
+    ...             FormKind.ELLIPTIC.value, True, 1)
+    >>> [len(_cohesion([c], tokenize(text))) for text in ("the cones of a retina", "ice cones")]
+    [1, 0]
     """
     if all(m.kind != FormKind.ELLIPTIC.value for m in mentions):
         return mentions
@@ -632,7 +677,7 @@ def _cohesion(mentions: list[Mention], tokens: Sequence[Token]) -> list[Mention]
     for m in mentions:
         if m.kind != FormKind.ELLIPTIC.value or m.genus_dropped:
             kept.append(m)
-        elif (dropped := m.dropped_modifier) is not None:
+        elif (dropped := m.dropped_modifier or m.head_modifier) is not None:
             roots = {root_word(word) for word in words} if roots is None else roots
             if root_word(dropped) in roots:  # cohesive by its own, stricter test
                 kept.append(m)

@@ -54,6 +54,8 @@ __all__ = [
     "greek_roots",
     "is_stopword_phrase",
     "may_derive",
+    "noun_only",
+    "plurals",
     "root_word",
     "token_texts",
     "tokenize",
@@ -363,6 +365,35 @@ def verb_forms(bases: Iterable[str]) -> tuple[str, ...]:
         inflections = getAllInflections(base, upos="VERB")
         forms.update(form for tag in _VERB_FORMS for form in inflections.get(tag, ()))
     return tuple(sorted(forms))
+
+
+@lru_cache(maxsize=50_000)
+def noun_only(word: str) -> bool:
+    """Whether English's lexicon knows a word as a noun and never as an adjective: the
+    word a three-word name's species stands on ("cone" of *retinal cone cell*), not a
+    second modifier ("bipolar", "red").
+
+    >>> [noun_only(w) for w in ["cone", "rod", "bipolar", "red", "hippocampal", "cells"]]
+    [True, True, False, False, False, True]
+    """
+    if not word.isalpha() or len(word) < 3 or word.casefold() in STOPWORDS:
+        return False
+    from lemminflect import getAllLemmas
+
+    readings = getAllLemmas(word.casefold())
+    return ("NOUN" in readings or "PROPN" in readings) and "ADJ" not in readings
+
+
+@lru_cache(maxsize=50_000)
+def plurals(noun: str) -> tuple[str, ...]:
+    """The plural forms of a noun in English's lexicon (LemmInflect's), lower case.
+
+    >>> plurals("cone"), plurals("Nucleus")
+    (('cones',), ('nuclei', 'nucleuses'))
+    """
+    from lemminflect import getInflection
+
+    return tuple(form.casefold() for form in getInflection(noun.casefold(), "NNS"))
 
 
 @lru_cache(maxsize=50_000)

@@ -151,6 +151,8 @@ class SeedRetriever:
         else:
             if not s.mentions.dropped_modifiers:
                 found = [m for m in found if m.dropped_modifier is None]
+            if not s.mentions.head_nouns:
+                found = [m for m in found if m.head_modifier is None]
             if s.mentions.elliptic_cohesion == "required":
                 found = [m for m in found if m.cohesive]
         if s.mentions.units_after_numbers:

@@ -499,6 +499,12 @@ class MentionSettings(_Group):
     """With ``elliptic``, also a name of three words or more said without one of its
     modifiers ("ganglion cells" for *retinal ganglion cell*), where the text says the
     modifier elsewhere ("retina") and no term is named so outright. False: not these."""
+    head_nouns: bool = True
+    """With ``elliptic``, also a three-word name (relational adjective, noun, its
+    ontology's genus) said by its middle noun's plural alone ("cones" for *retinal cone
+    cell*), where the text says the adjective elsewhere ("retina"), no other term of the
+    ontology leaves that noun and no term of the catalog but a unit is named by it.
+    False: not these."""
     pertainyms: bool = True
     """A relational adjective names a term whose whole name is the noun it pertains to
     in WordNet ("cardiac": *heart*, "hepatic": *liver*, "genetic": *gene*), as a

@@ -22,7 +22,7 @@ from ontoretrieve.settings.groups import IndexSettings
 
 FIXTURES = Path(__file__).parents[2] / "fixtures"
 
-PINNED = {"mm-18": "31dce29e317e2db2"}
+PINNED = {"mm-18": "31dce29e317e2db2", "mm-19": "8fad65a6f90eb4a7"}
 """Scheme -> the first 16 hex digits of the SHA-256 of the fixture forms' keys."""
 
 _WORDS = (
@@ -30,6 +30,11 @@ _WORDS = (
     "chimaera", "signalling", "TGFβ", "3' UTR", "embryonic stem cells", "Nuclei", "mV",
 )
 """Forms beside the fixtures' that exercise the folding rules (spelling, Greek, ends)."""
+
+_CELLS = ("retinal cone cell", "retinal rod cell", "glial cell", "mast cell", "stem cell",
+          "germ cell", "hair cell", "blood cell", "fat cell", "nerve cell", "cell")
+"""A genus of ten names and its own term, and two of them said by their middle noun alone
+(``head_keys``)."""
 
 
 def _fixture_terms() -> list[TermForms]:
@@ -39,7 +44,8 @@ def _fixture_terms() -> list[TermForms]:
         data = (FIXTURES / name).read_bytes()
         triples = [q.triple for q in ox.parse(data, format=ox.RdfFormat.TURTLE)]
         terms += term_forms(triples, IndexSettings())
-    terms += [TermForms(f"http://x/w{i}", ((word, "label"),)) for i, word in enumerate(_WORDS)]
+    terms += [TermForms(f"http://x/w{i}", ((word, "label"),))
+              for i, word in enumerate(_WORDS + _CELLS)]
     return terms
 
 

@@ -716,6 +716,55 @@ def test_the_modifier_rule_is_a_setting_and_leaves_the_genus_rule_alone() -> Non
     assert reading.dropped_modifier == "retin" and not reading.genus_dropped
 
 
+_GENUS = tuple((f"g{i}", ((f"{name} cell", "label"),)) for i, name in enumerate(
+    ["glial", "mast", "germ", "blood", "fat", "nerve", "plasma", "goblet", "basket", "granule"]))
+RETINA = (*_GENUS, ("cone", (("retinal cone cell", "label"),)),
+          ("rod", (("retinal rod cell", "label"),)),
+          ("bipolar", (("retinal bipolar cell", "label"),)),
+          ("pulp", (("spleen red cell", "label"),)),
+          ("ihc", (("inner hair cell", "label"),)), ("ohc", (("outer hair cell", "label"),)),
+          ("cell", (("cell", "label"),)), ("ice", (("cone", "label"),)))
+
+
+def test_a_three_word_name_is_said_by_its_middle_noun_where_the_text_says_its_adjective(
+) -> None:
+    from ontoretrieve.index.mention_keys import head_keys, term_keys
+
+    keyed = term_keys([TermForms(X + iri, forms) for iri, forms in RETINA[:-1]])
+    heads = {(k[1], k[2].removeprefix(X)) for k in head_keys(keyed)}
+    # "cell" ends ten names or more and names a term: a genus. "bipolar" and "red" may be
+    # adjectives, so no species stands on them; two terms leave "hair": too many.
+    assert heads == {(" cone ", "cone"), (" rod ", "rod")}
+    d = dictionary(*RETINA[:-1])
+
+    def read(text: str) -> list[tuple[str, str, str | None]]:
+        return [(m.text, m.iri.removeprefix(X), m.head_modifier) for m in d.find(text)
+                if m.kind == "elliptic"]
+
+    assert read("In the retina, cones and rods die.") == [("cones", "cone", "retin"),
+                                                          ("rods", "rod", "retin")]
+    # Without the adjective, or a word of its root, anywhere in the text: no reading.
+    assert read("cones of pine trees and steel rods") == []
+    # A bare singular mostly modifies a longer name: "cone opsin" is no cone cell.
+    assert read("In the retina, the cone opsin") == []
+    # A term of the ontology named "cone" outright: the word is its name, no key.
+    assert head_keys(term_keys([TermForms(X + iri, forms) for iri, forms in RETINA])) == [
+        k for k in head_keys(keyed) if k[1] == " rod "]
+    # Without a term named by the genus alone, "cell" is no kind the ontology has.
+    assert head_keys([k for k in keyed if k[2] != X + "cell"]) == []
+
+
+def test_a_name_said_by_its_middle_noun_gives_way_to_a_term_named_so_but_a_unit() -> None:
+    cells = [TermForms(X + iri, forms) for iri, forms in RETINA[:-1]]
+    d = MentionDictionary.build([("cells", cells), ("anatomy", [TermForms(X + "c", (
+        ("cone", "label"),))]), ("units", [TermForms(X + "ROD", (("rod", "label"),), True)])])
+    found = [(m.text, m.iri.removeprefix(X)) for m in d.find("In the retina, cones and rods")]
+    # "cones" is the anatomy's cone outright; "rods" names a unit, but with no number
+    # before it the cells' rod is read too.
+    assert ("cones", "c") in found and ("cones", "cone") not in found
+    assert ("rods", "rod") in found
+
+
 def test_an_update_that_makes_a_genus_derives_its_shortened_names_for_every_term() -> None:
     from ontoretrieve.index.replace import _merged_keys
 

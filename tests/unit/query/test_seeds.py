@@ -304,6 +304,26 @@ def test_a_verb_reads_a_relation_named_by_its_noun_as_mentions_noun_verbs_says(
     assert [m.text for m in retriever.mentions(text, scope={"h"})] == scoped
 
 
+@pytest.mark.parametrize(("head_nouns", "read"), [(True, ["cones"]), (False, [])])
+def test_the_seeder_reads_names_by_their_middle_noun_as_mentions_head_nouns_says(
+        head_nouns: bool, read: list[str]) -> None:
+    from ontoretrieve.index.mention_forms import TermForms
+    from ontoretrieve.index.mention_match import MentionDictionary
+    from ontoretrieve.query.seeder import SeedRetriever
+
+    forms = [TermForms(f"http://x/c{i}", ((f"{name} cell", "label"),)) for i, name in
+             enumerate(["glial", "mast", "germ", "blood", "fat", "nerve", "plasma", "goblet",
+                        "basket", "granule"])]
+    forms += [TermForms("http://x/cone", (("retinal cone cell", "label"),)),
+              TermForms("http://x/cell", (("cell", "label"),))]
+    dictionary = MentionDictionary.build([("h", forms)])
+    settings = Settings(mentions={"head_nouns": head_nouns})  # type: ignore[arg-type]
+    retriever = SeedRetriever(settings, index=None, embedder=None,  # type: ignore[arg-type]
+                              mentions=lambda: dictionary)
+    text = "In the retina, cones degenerate."
+    assert [m.text for m in retriever.mentions(text) if m.kind == "elliptic"] == read
+
+
 @pytest.mark.parametrize(("dropped_modifiers", "cohesion", "read"), [
     (True, "weighed", ["ganglion cells", "expression"]), (False, "weighed", ["expression"]),
     (True, "required", ["ganglion cells"]), (False, "required", [])])
