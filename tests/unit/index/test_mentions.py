@@ -721,8 +721,10 @@ _GENUS = tuple((f"g{i}", ((f"{name} cell", "label"),)) for i, name in enumerate(
 RETINA = (*_GENUS, ("cone", (("retinal cone cell", "label"),)),
           ("rod", (("retinal rod cell", "label"),)),
           ("bipolar", (("retinal bipolar cell", "label"),)),
-          ("pulp", (("spleen red cell", "label"),)),
-          ("ihc", (("inner hair cell", "label"),)), ("ohc", (("outer hair cell", "label"),)),
+          ("red", (("splenic red cell", "label"),)),
+          ("chamber", (("anterior chamber cell", "label"),)),
+          ("ahc", (("auditory hair cell", "label"),)),
+          ("chc", (("cochlear hair cell", "label"),)),
           ("cell", (("cell", "label"),)), ("ice", (("cone", "label"),)))
 
 
@@ -733,7 +735,8 @@ def test_a_three_word_name_is_said_by_its_middle_noun_where_the_text_says_its_ad
     keyed = term_keys([TermForms(X + iri, forms) for iri, forms in RETINA[:-1]])
     heads = {(k[1], k[2].removeprefix(X)) for k in head_keys(keyed)}
     # "cell" ends ten names or more and names a term: a genus. "bipolar" and "red" may be
-    # adjectives, so no species stands on them; two terms leave "hair": too many.
+    # adjectives, so no species stands on them; "anterior" pertains to nothing, so it tells
+    # a species apart and cannot go unsaid; two terms leave "hair": too many.
     assert heads == {(" cone ", "cone"), (" rod ", "rod")}
     d = dictionary(*RETINA[:-1])
 
