@@ -456,8 +456,8 @@ def head_keys(keyed: Sequence[KeyedForm]) -> list[KeyedForm]:
       ``genus_dropped_keys``, and is a name of its own there ("cell"; not GO's
       "development": *embryonic brain development* is no kind of brain);
     - the middle word names nothing in the version, and one term's names alone leave
-      it (were *auditory hair cell* and *cochlear hair cell* two terms, "hair" would key
-      neither).
+      it ("hair", left by the Cell Ontology's *sensory hair cell* and *auditory hair
+      cell*, keys neither).
     Such a reading holds only where the text says the adjective, or a word of its
     root ("retina"), elsewhere (``mention_match``'s ``_cohesion``), like a name said
     without a modifier, and where no term of the catalog but a unit has the word as a
