@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -376,12 +376,8 @@ def noun_only(word: str) -> bool:
     >>> [noun_only(w) for w in ["cone", "rod", "bipolar", "red", "hippocampal", "cells"]]
     [True, True, False, False, False, True]
     """
-    if not word.isalpha() or len(word) < 3 or word.casefold() in STOPWORDS:
-        return False
-    from lemminflect import getAllLemmas
-
-    readings = getAllLemmas(word.casefold())
-    return ("NOUN" in readings or "PROPN" in readings) and "ADJ" not in readings
+    readings = _lexicon_readings(word)
+    return readings is not None and _as_noun(readings) and "ADJ" not in readings
 
 
 @lru_cache(maxsize=50_000)
@@ -407,13 +403,27 @@ def may_be_noun(word: str) -> bool:
     >>> [may_be_noun(w) for w in ["signaling", "muscle", "BMP", "predicted", "spicy", "per"]]
     [True, True, True, False, False, False]
     """
-    if not word.isalpha() or len(word) < 3 or word.casefold() in STOPWORDS:
+    readings = _lexicon_readings(word)
+    if readings is None:
         return False
-    from lemminflect import getAllLemmas  # its lexicon loads on first use (0.2 s)
-
-    readings = getAllLemmas(word.casefold())
     if not readings:
         return commonness(word) < FUNCTION_WORD_COMMONNESS
+    return _as_noun(readings)
+
+
+def _lexicon_readings(word: str) -> Mapping[str, tuple[str, ...]] | None:
+    """The parts of speech English's lexicon (LemmInflect's) knows a word as, by tag (empty:
+    it does not know the word); None for no word it could hold (not all letters, under
+    three letters, a stopword)."""
+    if not word.isalpha() or len(word) < 3 or word.casefold() in STOPWORDS:
+        return None
+    from lemminflect import getAllLemmas  # its lexicon loads on first use (0.2 s)
+
+    readings: Mapping[str, tuple[str, ...]] = getAllLemmas(word.casefold())
+    return readings
+
+
+def _as_noun(readings: Mapping[str, tuple[str, ...]]) -> bool:
     return "NOUN" in readings or "PROPN" in readings
 
 
